@@ -1,0 +1,46 @@
+"""Run settings, chosen per run through the graph's context (`context_schema`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graph.prompts import SYSTEM_PROMPT
+
+DEFAULT_MAX_STEPS = 6
+DEFAULT_K = 3
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Settings for one run; `configurable` is left for `thread_id`."""
+
+    model: str = field(
+        default="policy",
+        metadata={
+            "description": 'The chat model: "policy" (offline, deterministic), '
+            '"scripted:<turns.json>", or "provider:model" such as "openai:gpt-4o-mini".'
+        },
+    )
+    max_steps: int = field(
+        default=DEFAULT_MAX_STEPS,
+        metadata={"description": "The step budget: the most model calls a turn may make."},
+    )
+    k: int = field(
+        default=DEFAULT_K,
+        metadata={"description": "Passages each search returns."},
+    )
+    system_prompt: str = field(
+        default=SYSTEM_PROMPT,
+        metadata={"description": "The system prompt for chat models; {tools} lists the tools."},
+    )
+
+    def __post_init__(self) -> None:
+        """Reject settings no run can honour, with one clear line."""
+        if not isinstance(self.max_steps, int) or isinstance(self.max_steps, bool):
+            raise ValueError(f"max_steps must be an integer, got {self.max_steps!r}")
+        if not 1 <= self.max_steps <= 100:
+            raise ValueError(f"max_steps must be between 1 and 100, got {self.max_steps}")
+        if not isinstance(self.k, int) or isinstance(self.k, bool) or not 1 <= self.k <= 50:
+            raise ValueError(f"k must be an integer between 1 and 50, got {self.k!r}")
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise ValueError("model must be a non-empty string such as 'policy'")

@@ -1,0 +1,59 @@
+"""The ReAct agent graph: `reason` -> `act` -> `reason` ... -> `finish`.
+
+`build_agent` is the factory the CLI and the tests use (they attach a checkpointer);
+`graph` is the module-level graph `langgraph.json` exports, compiled without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from graph.act import build_act_node
+from graph.context import Context
+from graph.nodes import Agent
+from graph.routing import route_after_reason
+from graph.state import AgentState, InputState, OutputState
+
+AgentGraph = CompiledStateGraph[AgentState, Context, InputState, OutputState]
+
+
+def build_agent(
+    model: BaseChatModel | None = None,
+    tools: Sequence[BaseTool] | None = None,
+    checkpointer: BaseCheckpointSaver | None = None,
+    name: str = "agent",
+) -> AgentGraph:
+    """Compile the agent over `tools` (default: the built-in corpora, calculator, finish).
+
+    `model` fixes the chat model; without it each run picks one through `Context.model`.
+    """
+    if tools is None:
+        from tools import default_tools
+
+        tools = default_tools()
+    agent = Agent(tools, model)
+    builder = StateGraph(
+        AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    )
+    builder.add_node("reason", agent.reason)
+    builder.add_node("act", build_act_node(agent.tools))
+    builder.add_node("finish", agent.finish)
+    builder.add_edge(START, "reason")
+    builder.add_conditional_edges("reason", route_after_reason)
+    builder.add_edge("act", "reason")
+    builder.add_edge("finish", END)
+    return builder.compile(checkpointer=checkpointer, name=name)
+
+
+def make_graph() -> AgentGraph:
+    """The graph `langgraph.json` serves: default tools, model per run, no checkpointer."""
+    return build_agent()
+
+
+graph = make_graph()

@@ -1,0 +1,136 @@
+"""Reading search results: the bridge entity a first hop found, and the extractive answer."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graph.models.reading import (
+    NUMBER_WORDS,
+    STOPWORDS,
+    names,
+    sentences,
+    stem,
+    stems,
+    words,
+)
+
+Hit = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """An entity found in a first hop that the rest of the question is about."""
+
+    name: str
+    """The entity as the passage writes it ("Fleet Platform team")."""
+    doc_id: str
+    """The passage it came from."""
+    sentence: str
+    """The sentence that names it."""
+
+
+def find_bridge(
+    hits: Sequence[Hit],
+    question: str,
+    head: str,
+    inner_query: str,
+    titles: Collection[str] = (),
+) -> Bridge | None:
+    """The best new entity in the first hop's passages, or None.
+
+    A candidate is a capitalised span the question does not already name. It scores for being
+    followed by the clause's head noun ("... the Austin office" for "the office where"), for
+    sitting in a sentence that matches the clause, for a top-ranked passage, for several words,
+    and for being the title of a passage in the corpus.
+    """
+    question_stems = {stem(word) for word in words(question)}
+    clause_stems = stems(inner_query)
+    head_stem = stem(head)
+    best: tuple[tuple[float, ...], Bridge] | None = None
+    for rank, hit in enumerate(hits[:3]):
+        for position, sentence in enumerate(sentences(str(hit.get("text", "")))):
+            overlap = len(stems(sentence) & clause_stems)
+            for name in names(sentence):
+                tokens = words(name.text)
+                known = sum(stem(token) in question_stems for token in tokens)
+                if not tokens or known * 2 >= len(tokens) or all(t in STOPWORDS for t in tokens):
+                    continue
+                following = sentence[name.end :].split()[:1]
+                headed = bool(following) and stem(following[0].strip(".,;:")) == head_stem
+                text = f"{name.text} {following[0].strip('.,;:')}" if headed else name.text
+                score = (
+                    3.0 * headed
+                    + 2.0 * (name.text.lower() in titles)
+                    + overlap
+                    + (2.0 if rank == 0 else 0.0)
+                    + 0.5 * (len(tokens) > 1),
+                    -rank,
+                    -position,
+                    -name.start,
+                )
+                if best is None or score > best[0]:
+                    best = (score, Bridge(text, str(hit["id"]), sentence))
+    return best[1] if best else None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The extractive answer: a sentence from a retrieved passage, and the ids it rests on."""
+
+    text: str
+    citations: list[str]
+
+
+def expected_type_found(sentence: str, kind: str, question: str) -> bool:
+    """Whether a sentence holds the kind of answer asked for, beyond what the question says."""
+    asked = {stem(word) for word in words(question)}
+    if kind == "number":
+        return any(
+            (any(c.isdigit() for c in w) or w in NUMBER_WORDS) and stem(w) not in asked
+            for w in words(sentence)
+        )
+    if kind == "name":
+        return any(
+            sum(stem(t) in asked for t in words(n.text)) * 2 < len(words(n.text))
+            for n in names(sentence)
+        )
+    return True
+
+
+def compose_answer(
+    question: str, kind: str, searches: Sequence[Sequence[Hit]], bridge: Bridge | None
+) -> Answer | None:
+    """The best-supported sentence among everything retrieved, with its citations."""
+    target = stems(question) | (stems(bridge.name) if bridge else set())
+    best: tuple[tuple[float, ...], str, str] | None = None
+    last = len(searches) - 1
+    for hop, hits in enumerate(searches):
+        for rank, hit in enumerate(hits):
+            for position, sentence in enumerate(sentences(str(hit.get("text", "")))):
+                overlap = len(stems(sentence) & target)
+                if overlap == 0:
+                    continue
+                score = (
+                    overlap
+                    + 2.0 * expected_type_found(sentence, kind, question)
+                    + (1.0 if hop == last else 0.0)
+                    + (0.5 if rank == 0 else 0.0)
+                    + (1.0 if bridge and bridge.name.lower() in sentence.lower() else 0.0),
+                    -hop,
+                    -rank,
+                    -position,
+                )
+                if best is None or score > best[0]:
+                    best = (score, sentence, str(hit["id"]))
+    if best is None:
+        return None
+    _, sentence, doc_id = best
+    citations = [doc_id]
+    text = sentence
+    if bridge is not None and bridge.doc_id != doc_id:
+        citations.insert(0, bridge.doc_id)
+        if bridge.name.split()[0].lower() not in sentence.lower():
+            text = f"{bridge.sentence} {sentence}"
+    return Answer(text=text, citations=citations)

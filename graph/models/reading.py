@@ -1,0 +1,159 @@
+"""Reading text the way the offline policy needs: terms, stems, sentences, names, questions.
+
+Pure functions over strings, with no knowledge of any particular corpus or question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.expand import stem
+
+WORD_RE = re.compile(r"[^\W_]+")
+SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "hundred thousand million billion once twice half dozen".split()
+)
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom whose why will with would you your yours yourself
+    yourselves s t whats what's much many also one""".split()
+)
+QUESTION_WORDS = frozenset("what which who whom whose when where why how".split())
+CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
+LEADING_FUNCTION_WORDS = frozenset(
+    "The A An It Its This That These Those In On At For From By With As Each Every All Some "
+    "Robots He She They We I His Her Their Our After Before When While If Since During Then "
+    "There Here Also But And Or".split()
+)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased runs of letters and digits (the same words BM25 indexes)."""
+    return WORD_RE.findall(text.lower())
+
+
+def content_terms(text: str) -> list[str]:
+    """The words of `text` that carry meaning (no stopwords or question words), in order, unique."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word not in STOPWORDS and word not in QUESTION_WORDS:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def stems(text: str) -> set[str]:
+    """The stems of the content terms of `text`."""
+    return {stem(word) for word in content_terms(text)}
+
+
+def sentences(text: str) -> list[str]:
+    """`text` split into sentences (on ., ! or ? followed by a capital or digit)."""
+    return [part.strip() for part in SENTENCE_RE.split(text.strip()) if part.strip()]
+
+
+def has_number(text: str) -> bool:
+    """Whether `text` states a number, in digits or in words."""
+    return any(word.isdigit() or word in NUMBER_WORDS for word in words(text))
+
+
+NAME_RE = re.compile(
+    r"[A-Z][\w'’.-]*(?:\s+(?:(?:of|and|the|de|du|von|van|la|le|del|da|di|der|&)\s+)*"
+    r"[A-Z0-9][\w'’.-]*)*"
+)
+
+
+@dataclass(frozen=True)
+class Name:
+    """A capitalised span in a passage: a candidate entity."""
+
+    text: str
+    start: int
+    end: int
+
+
+def names(text: str) -> list[Name]:
+    """Capitalised spans (`Fleet Platform`, `Kiss and Tell`), leading function words dropped."""
+    found = []
+    for match in NAME_RE.finditer(text):
+        span = match.group(0).rstrip(".'’-")
+        start = match.start()
+        parts = span.split()
+        while parts and (parts[0] in LEADING_FUNCTION_WORDS or parts[0].lower() in CONNECTORS):
+            start += len(parts[0]) + 1
+            parts = parts[1:]
+        while parts and parts[-1].lower() in CONNECTORS:
+            parts = parts[:-1]
+        if parts:
+            span = " ".join(parts)
+            found.append(Name(span, start, start + len(span)))
+    return found
+
+
+ANSWER_TYPES = (
+    (
+        re.compile(
+            r"^\s*(how (many|much|long|old|far|often)|what (year|percentage|number))\b", re.I
+        ),
+        "number",
+    ),
+    (re.compile(r"^\s*when\b", re.I), "number"),
+    (re.compile(r"^\s*(who|whom|whose)\b", re.I), "name"),
+    (
+        re.compile(
+            r"^\s*(where|which|what) ?(\w+ ){0,2}(company|office|city|country|team|person|"
+            r"organi[sz]ation|firm|band|state|town|university|school)\b",
+            re.I,
+        ),
+        "name",
+    ),
+    (re.compile(r"^\s*where\b", re.I), "name"),
+)
+
+
+def answer_type(question: str) -> str:
+    """What kind of answer the question wants: "number", "name" or "any"."""
+    for pattern, kind in ANSWER_TYPES:
+        if pattern.search(question):
+            return kind
+    return "any"
+
+
+RELATIVE_RE = re.compile(
+    r"\b(?P<np>(?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))\s+"
+    r"(?P<rel>that|which|who|whom|where|whose)\s+(?P<rest>[^?!.]+)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Hop:
+    """A question split at a relative clause: find the inner entity, then ask the outer part."""
+
+    inner_query: str
+    """The first search: the clause turned into its own question ("who acquired Acme")."""
+    head: str
+    """The noun the clause describes ("company", "team", "office")."""
+    outer: str
+    """The question with the clause's noun phrase replaced by {bridge}."""
+
+
+def split_relative_clause(question: str) -> Hop | None:
+    """The bridge structure of "... the <noun> that/who/where <clause>", or None."""
+    match = RELATIVE_RE.search(question)
+    if match is None:
+        return None
+    rest = match.group("rest").strip().rstrip(",;")
+    if len(content_terms(rest)) == 0:
+        return None
+    rel = match.group("rel").lower()
+    wh = {"where": "where", "whose": "whose"}.get(rel, "who")
+    outer = question[: match.start()] + "{bridge}" + question[match.end("rest") :]
+    return Hop(inner_query=f"{wh} {rest}", head=match.group("head").lower(), outer=outer)

@@ -1,0 +1,218 @@
+"""The `reason` and `finish` nodes (the `act` node is a ToolNode: see `graph.act`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langgraph.errors import GraphBubbleUp
+from langgraph.runtime import Runtime
+
+from graph.context import Context
+from graph.models import load_model
+from graph.prompts import describe_tools, fence_hits
+from graph.state import AgentState
+from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
+
+MAX_QUESTION_CHARS = 20_000
+NOT_RUN = "Not run: {reason}."
+FINISHED = "Finished."
+CITATION_RE = re.compile(r"\[([^\[\]\s]{1,200})\]")
+
+
+class Agent:
+    """The tools and (optionally) a fixed model; its methods are the graph's nodes."""
+
+    def __init__(self, tools: Sequence[BaseTool], model: BaseChatModel | None = None) -> None:
+        self.tools = list(tools)
+        self.model = model
+        self._bound: dict[int, tuple[BaseChatModel, Runnable[Any, BaseMessage]]] = {}
+
+    def bound_model(self, context: Context) -> Runnable[Any, BaseMessage]:
+        """The run's chat model bound to the tools (bound once per model)."""
+        model = self.model if self.model is not None else load_model(context.model)
+        cached = self._bound.get(id(model))
+        if cached is None or cached[0] is not model:
+            cached = (model, model.bind_tools(self.tools))
+            self._bound[id(model)] = cached
+        return cached[1]
+
+    def reason(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Call the model on the transcript: one Thought and one tool call per turn."""
+        context = runtime.context if isinstance(runtime.context, Context) else Context()
+        messages = state.get("messages", [])
+        new_turn = not messages or state.get("stopped") is not None
+        opening: list[AnyMessage] = []
+        update: dict[str, Any] = {}
+        if new_turn:
+            update = {
+                "answer": None,
+                "citations": [],
+                "unsupported": [],
+                "stopped": None,
+                "error": None,
+                "retrieved": {},
+                "tokens": 0,
+                "steps": 0,
+            }
+            problem = question_problem(state.get("question"))
+            if problem is not None:
+                return {**update, "error": problem}
+            if not messages:
+                opening.append(
+                    SystemMessage(context.system_prompt.format(tools=describe_tools(self.tools)))
+                )
+            opening.append(HumanMessage(state["question"]))
+        steps = (0 if new_turn else state.get("steps", 0)) + 1
+        transcript = [*messages, *opening]
+        try:
+            response = self.bound_model(context).invoke(model_view(transcript))
+        except GraphBubbleUp:
+            raise
+        except Exception as error:  # a failing model ends the turn, with the reason kept
+            return {**update, "messages": opening, "steps": steps, "error": one_line(error)}
+        tokens = (state.get("tokens", 0) if not new_turn else 0) + usage_tokens(response)
+        return {
+            **update,
+            "messages": [*opening, response],
+            "steps": steps,
+            "tokens": tokens,
+            "retrieved": {} if new_turn else retrieved_by_tool(messages),
+        }
+
+    def finish(self, state: AgentState) -> dict[str, Any]:
+        """Build the run's result, and close any tool call left without an answer."""
+        turn = current_turn(state.get("messages", []))
+        retrieved = retrieved_by_tool(turn)
+        last = turn[-1] if turn else None
+        result: dict[str, Any] = {
+            "retrieved": retrieved,
+            "answer": None,
+            "citations": [],
+            "unsupported": [],
+        }
+        closing: list[ToolMessage] = []
+        if state.get("error"):
+            result["stopped"] = "error"
+            closing = close_calls(last, f"the run stopped on an error: {state['error']}")
+        elif isinstance(last, AIMessage) and finish_call(last) is not None:
+            call = finish_call(last)
+            assert call is not None
+            answer, cited = read_finish_args(call.get("args"))
+            result.update(answer=answer, stopped="answer")
+            result.update(split_citations(cited, all_ids(retrieved)))
+            closing = [ToolMessage(FINISHED, name=FINISH_TOOL, tool_call_id=call["id"])]
+            closing += close_calls(last, "finish was called", skip=call["id"])
+        elif isinstance(last, AIMessage) and not last.tool_calls:
+            text = message_text(last).strip()
+            result.update(answer=text or None, stopped="answer")
+            result.update(split_citations(CITATION_RE.findall(text), all_ids(retrieved)))
+        else:
+            result["stopped"] = "budget"
+            closing = close_calls(last, "the step budget is exhausted")
+        return {**result, "messages": closing}
+
+
+def question_problem(question: Any) -> str | None:
+    """Why a question cannot be asked (one line), or None when it can."""
+    if not isinstance(question, str):
+        return f"the question must be text, got {type(question).__name__}"
+    if not question.strip():
+        return "the question is empty"
+    if len(question) > MAX_QUESTION_CHARS:
+        return f"the question is {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}"
+    return None
+
+
+def model_view(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """The transcript as a model sees it: search results fenced as <document> data."""
+    view: list[AnyMessage] = []
+    for message in messages:
+        if isinstance(message, ToolMessage) and isinstance(message.artifact, list):
+            hits = hits_of(message)
+            if hits or message.status != "error":
+                message = message.model_copy(update={"content": fence_hits(hits)})
+        view.append(message)
+    return view
+
+
+def finish_call(message: AIMessage) -> dict[str, Any] | None:
+    """The message's call to `finish`, if it made one."""
+    for call in message.tool_calls:
+        if call["name"] == FINISH_TOOL:
+            return dict(call)
+    return None
+
+
+def read_finish_args(args: Any) -> tuple[str | None, list[str]]:
+    """The answer and the cited ids from `finish` arguments, tolerating loose shapes."""
+    args = args if isinstance(args, dict) else {}
+    answer = args.get("answer")
+    answer = str(answer).strip() if answer is not None else ""
+    cited = args.get("citations") or []
+    if isinstance(cited, str):
+        cited = [part for part in re.split(r"[,\s]+", cited) if part]
+    if not isinstance(cited, list):
+        cited = [cited]
+    return (answer or None), [str(item).strip("[] ") for item in cited if str(item).strip("[] ")]
+
+
+def split_citations(cited: Sequence[str], retrieved: set[str]) -> dict[str, list[str]]:
+    """Cited ids split into those the run retrieved and those it never saw (deduplicated)."""
+    unique = list(dict.fromkeys(cited))
+    return {
+        "citations": [doc_id for doc_id in unique if doc_id in retrieved],
+        "unsupported": [doc_id for doc_id in unique if doc_id not in retrieved],
+    }
+
+
+def close_calls(
+    message: AnyMessage | None, reason: str, skip: str | None = None
+) -> list[ToolMessage]:
+    """Tool messages answering the calls that will never run, so the transcript stays valid."""
+    if not isinstance(message, AIMessage):
+        return []
+    return [
+        ToolMessage(
+            NOT_RUN.format(reason=reason),
+            name=call["name"],
+            tool_call_id=call["id"],
+            status="error",
+        )
+        for call in message.tool_calls
+        if call["id"] != skip
+    ]
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text of a message whose content may be a string or a list of blocks."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(
+        block.get("text", "") if isinstance(block, dict) else str(block) for block in content
+    )
+
+
+def usage_tokens(message: BaseMessage) -> int:
+    """Total tokens the model reported for this call (0 if it reports none)."""
+    usage = getattr(message, "usage_metadata", None)
+    return int(usage.get("total_tokens", 0)) if usage else 0
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one short line: its type and first words."""
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__

@@ -1,0 +1,48 @@
+"""The agent's state: a narrow input, the result a caller reads, and the working state between."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from langgraph.managed import RemainingSteps
+
+Stopped = Literal["answer", "budget", "error"]
+
+
+class InputState(TypedDict):
+    """What a caller passes in."""
+
+    question: str
+    """The user's question, in plain text."""
+
+
+class OutputState(TypedDict, total=False):
+    """What every run returns (the seed-004 result, plus bookkeeping)."""
+
+    answer: str | None
+    """The final answer, or None when the run stopped without one."""
+    citations: list[str]
+    """Cited document ids that the run actually retrieved."""
+    unsupported: list[str]
+    """Cited document ids the run never retrieved: the hallucination signal."""
+    steps: int
+    """Model calls made in this turn."""
+    stopped: Stopped | None
+    """Why the turn ended: "answer", "budget" or "error" (None while it runs)."""
+    retrieved: dict[str, list[str]]
+    """Document ids retrieved in this turn, by tool name, in first-seen order."""
+    error: str | None
+    """A one-line description of the error that stopped the turn, if any."""
+    tokens: int
+    """Tokens reported by the model for this turn (0 when the model reports none)."""
+
+
+class AgentState(InputState, OutputState):
+    """The full working state of a thread."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The transcript: system prompt, question, thoughts with tool calls, observations."""
+    remaining_steps: RemainingSteps
+    """Supersteps left before the recursion limit (managed by LangGraph)."""

@@ -117,8 +117,8 @@ class Corpus:
         object.__setattr__(self, "_by_id", by_id)
 
     def texts(self) -> dict[str, str]:
-        """Map id -> indexed text: ``title + ". " + text`` when a title exists, else text."""
-        return {p.id: f"{p.title}. {p.text}" if p.title else p.text for p in self.passages}
+        """Map id -> indexed text (see `indexed_text`)."""
+        return {p.id: indexed_text(p) for p in self.passages}
 
     def get(self, doc_id: str) -> Passage:
         """Return the passage with this id; KeyError if there is none."""
@@ -127,6 +127,11 @@ class Corpus:
     def __len__(self) -> int:
         """Return the number of passages."""
         return len(self.passages)
+
+
+def indexed_text(passage: Passage) -> str:
+    """The text a passage is indexed and shown by: ``title + ". " + text``, or just text."""
+    return f"{passage.title}. {passage.text}" if passage.title else passage.text
 
 
 def check_name(name: str) -> str:

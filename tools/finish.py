@@ -1,0 +1,58 @@
+"""The ``finish`` tool: the agent's final answer and the passage ids it rests on.
+
+The graph routes a ``finish`` call to the end of the run, reading the answer and citations
+from the tool call's arguments; running the tool itself only echoes the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field
+
+FINISH_DESCRIPTION = (
+    "Give the final answer and end the run. Call it exactly once, when the passages you "
+    "found answer the question (or when you are sure they cannot). 'citations' lists the "
+    "ids of the passages that support the answer, exactly as shown in brackets in search "
+    "results (e.g. d1, pol-2), without the brackets; use [] when nothing was retrieved, "
+    "e.g. for pure arithmetic."
+)
+"""Tool description shown to the model."""
+
+
+class FinishInput(BaseModel):
+    """Arguments of the finish tool."""
+
+    answer: str = Field(description="The final answer: short, direct, in plain text.")
+    citations: list[str] = Field(
+        description="Ids of the passages that support the answer, e.g. ['d1', 'd2']; [] if none."
+    )
+
+
+def _finish(answer: str, citations: list[str]) -> str:
+    """Echo the answer (the graph, not this function, ends the run)."""
+    return answer
+
+
+def normalize_citations(citations: Iterable[object]) -> list[str]:
+    """Clean cited ids: strip spaces and surrounding brackets, drop empties and repeats.
+
+    ``["[d1]", " d2", "d1", ""]`` gives ``["d1", "d2"]``. Non-strings are ignored.
+    """
+    seen: dict[str, None] = {}
+    for item in citations:
+        if isinstance(item, str):
+            cleaned = item.strip().removeprefix("[").removesuffix("]").strip()
+            if cleaned:
+                seen.setdefault(cleaned, None)
+    return list(seen)
+
+
+finish: BaseTool = StructuredTool.from_function(
+    func=_finish,
+    name="finish",
+    description=FINISH_DESCRIPTION,
+    args_schema=FinishInput,
+)
+"""The finish tool; its arguments are the run's answer and citations."""

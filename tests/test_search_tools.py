@@ -7,6 +7,7 @@ from langchain_core.messages import ToolMessage
 from corpora import Corpus, Passage, load_builtin
 from tools import builtin_index, default_tools
 from tools.bm25 import BM25
+from tools.expand import expand_query, expand_terms
 from tools.finish import finish, normalize_citations
 from tools.search import BM25Retriever, SearchTool, make_search_tool
 
@@ -115,11 +116,27 @@ def test_search_tool_works_async(corpus: Corpus) -> None:
 def test_builtin_notes_search() -> None:
     query = "Who leads the team that owns Beacon?"
     message = _call(make_search_tool(load_builtin("notes"), k=2), query=query)
-    expected = builtin_index("notes").search(query, k=2)
+    index = builtin_index("notes")
+    expected = index.search(expand_query(index, query), k=2)
     assert [(h["id"], h["score"]) for h in message.artifact] == expected
     assert message.content.split("\n") == [
         f"[{doc_id}] {load_builtin('notes').get(doc_id).text}" for doc_id, _ in expected
     ]
+
+
+def test_query_words_missing_from_the_index_match_their_indexed_forms() -> None:
+    index = builtin_index("policy")
+    assert index.doc_freq("refund") == 0 and index.doc_freq("refunds") == 2
+    assert expand_terms(index, "refund window") == ["refunds"]
+    message = _call(make_search_tool(load_builtin("policy"), k=1), query="refund window")
+    assert message.artifact[0]["id"] == "pol-1"
+    assert "30 days" in message.content
+
+
+def test_indexed_query_words_are_kept_as_they_are() -> None:
+    index = builtin_index("notes")
+    assert expand_terms(index, "Atlas owns") == ["atlas", "owned"]
+    assert expand_terms(index, "zzz unknownword") == []
 
 
 # --- the retriever ---------------------------------------------------------------------

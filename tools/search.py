@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, InstanceOf, model_validator
 from corpora import Corpus
 from corpora.loader import indexed_text
 from tools.bm25 import BM25
+from tools.expand import expand_query
 
 EMPTY_QUERY_ERROR = "error: empty query; pass the words to look up in {name}"
 """Content of the error ToolMessage for a blank query."""
@@ -39,6 +40,7 @@ class SearchHit(TypedDict):
     score: float
     corpus: str
     text: str
+    title: str
 
 
 class SearchInput(BaseModel):
@@ -58,13 +60,26 @@ def _one_line(text: str) -> str:
 
 
 def _hits(corpus: Corpus, index: Any, query: str, k: int) -> list[SearchHit]:
-    """Run ``index.search`` and attach corpus name and passage text to each result."""
+    """Search with the query expanded to the index's word forms; attach corpus and text.
+
+    A query word the index lacks is replaced by indexed words sharing its stem ("refund"
+    finds "refunds"): see `tools.expand`. Scores stay exact BM25 over the expanded terms.
+    """
     if not query.strip():
         return []
-    return [
-        SearchHit(id=doc_id, score=score, corpus=corpus.name, text=indexed_text(corpus.get(doc_id)))
-        for doc_id, score in index.search(query, k=k)
-    ]
+    hits = []
+    for doc_id, score in index.search(expand_query(index, query) or query, k=k):
+        passage = corpus.get(doc_id)
+        hits.append(
+            SearchHit(
+                id=doc_id,
+                score=score,
+                corpus=corpus.name,
+                text=indexed_text(passage),
+                title=passage.title or "",
+            )
+        )
+    return hits
 
 
 class BM25Retriever(BaseRetriever):

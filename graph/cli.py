@@ -1,0 +1,280 @@
+"""The `agent` command line (also `python -m graph`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
+
+STEPS = click.IntRange(1, 100)
+K = click.IntRange(1, 50)
+RULE = "=" * 72
+THIN = "-" * 72
+DEMO_RUNS = (
+    (
+        "(a) MULTI-HOP: chain two retrievals the single-pass pipeline can't.",
+        "what is the warranty on the earbuds made by the company that acquired Acme?",
+    ),
+    (
+        "(b) NO-RETRIEVAL: arithmetic needs a calculator, not an index.",
+        "what is 18% of a $250 order?",
+    ),
+    (
+        "(c) ROUTING: a policy question goes to the POLICY index, not products.",
+        "what's our refund window?",
+    ),
+)
+
+
+def echo_lines(lines: list[str]) -> None:
+    """Print lines to standard output."""
+    for line in lines:
+        click.echo(line)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can cause into one-line `click.ClickException`s."""
+    from corpora import CorpusError
+    from graph.models import ModelSpecError
+    from graph.persistence import CheckpointerError
+    from graph.run import UnknownThread
+
+    try:
+        yield
+    except (CorpusError, ModelSpecError, CheckpointerError, UnknownThread, ValueError) as error:
+        message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+        raise click.ClickException(" ".join(message.split())) from None
+
+
+@contextmanager
+def session(
+    db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
+) -> Iterator[Any]:
+    """A `Session` on the chosen checkpoint store, with user corpora, checking the model."""
+    from corpora import parse_corpus_spec
+    from graph.models import load_model
+    from graph.persistence import open_checkpointer
+    from graph.run import Session
+
+    with user_errors():
+        corpora = [parse_corpus_spec(spec) for spec in corpus_specs]
+        if model is not None:
+            load_model(model)
+        with open_checkpointer(db) as saver:
+            yield Session(saver, corpora=corpora, k=k)
+
+
+def db_option(function: Any) -> Any:
+    """The `--db` option shared by commands that read or write threads."""
+    return click.option(
+        "--db",
+        default=None,
+        metavar="PATH|URL",
+        help="Checkpoint store: a SQLite file or postgresql:// URL (default: $AGENT_HOME).",
+    )(function)
+
+
+@click.group()
+def cli() -> None:
+    """A ReAct agentic-RAG agent on LangGraph: BM25 tools, an offline policy, saved threads."""
+
+
+@cli.command()
+@db_option
+def demo(db: str | None) -> None:
+    """Run the three seed goals (multi-hop, no retrieval, routing) with the offline policy."""
+    from graph.trace import render_goal, render_result
+    from graph.transcript import current_turn
+
+    echo_lines(
+        [
+            RULE,
+            "RAG AGENT  -  a reason/act/observe loop that picks its own tools at run time",
+            RULE,
+            "[controller] offline deterministic ReAct policy (model 'policy'); no API key, "
+            "no network",
+        ]
+    )
+    with session(db) as agent:
+        echo_lines(["", "Tools: " + ", ".join(tool.name for tool in _tools(agent))])
+        for title, goal in DEMO_RUNS:
+            echo_lines(["", THIN, f"RUN {title}", THIN, *render_goal(goal)])
+            with user_errors():
+                result = agent.ask(goal, on_lines=echo_lines)
+            turn = current_turn(agent.messages(result["thread_id"]))
+            echo_lines(
+                [
+                    *render_result(result, turn),
+                    f"  (thread {result['thread_id']}: agent replay {result['thread_id']})",
+                ]
+            )
+    echo_lines(["", RULE, "Every run stops on finish() or the step budget, and is saved.", RULE])
+
+
+def _tools(agent: Any) -> list[Any]:
+    """The tools of a session's graph, in order."""
+    return list(agent.graph.nodes["act"].bound.tools_by_name.values())
+
+
+@cli.command()
+@click.argument("question")
+@click.option(
+    "--model",
+    default="policy",
+    show_default=True,
+    help="policy, scripted:<file>, or provider:model (openai:gpt-4o-mini).",
+)
+@click.option(
+    "--max-steps",
+    type=STEPS,
+    default=DEFAULT_MAX_STEPS,
+    show_default=True,
+    help="Most model calls for this question.",
+)
+@click.option("--k", type=K, default=DEFAULT_K, show_default=True, help="Passages per search.")
+@click.option("--thread", "thread_id", default=None, help="Thread to continue (default: new).")
+@click.option(
+    "--corpus",
+    "corpus_specs",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
+@db_option
+def ask(
+    question: str,
+    model: str,
+    max_steps: int,
+    k: int,
+    thread_id: str | None,
+    corpus_specs: tuple[str, ...],
+    as_json: bool,
+    db: str | None,
+) -> None:
+    """Ask a question; prints the trace and the answer."""
+    from graph.trace import render_goal, render_result
+    from graph.transcript import current_turn
+
+    with session(db, corpus_specs, k, model) as agent:
+        if not as_json:
+            echo_lines(render_goal(question))
+        with user_errors():
+            result = agent.ask(
+                question,
+                model=model,
+                max_steps=max_steps,
+                thread_id=thread_id,
+                on_lines=None if as_json else echo_lines,
+            )
+        if as_json:
+            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
+            return
+        turn = current_turn(agent.messages(result["thread_id"]))
+        echo_lines([*render_result(result, turn), f"  thread: {result['thread_id']}"])
+    if result["stopped"] == "error":
+        sys.exit(1)
+
+
+@cli.command()
+@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@db_option
+def threads(limit: int, db: str | None) -> None:
+    """List stored transcripts, newest first."""
+    from rich.console import Console
+    from rich.table import Table
+
+    with session(db) as agent:
+        rows = agent.threads(limit)
+    if not rows:
+        click.echo("no threads yet: run `agent ask QUESTION` or `agent demo`")
+        return
+    table = Table("thread", "question", "answer", "steps", "stopped")
+    for row in rows:
+        table.add_row(
+            row.thread_id, row.question, row.answer or "-", str(row.steps), row.stopped or "running"
+        )
+    Console(width=max(120, Console().width)).print(table)
+
+
+@cli.command()
+@click.argument("thread_id")
+@click.option(
+    "--fork",
+    "fork_step",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Re-run the latest turn from this step (time travel); the old branch stays.",
+)
+@click.option("--model", default="policy", show_default=True, help="Model for the fork.")
+@click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
+@db_option
+def replay(
+    thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
+) -> None:
+    """Print a stored transcript without calling any model or tool (or fork it)."""
+    from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
+    from graph.transcript import current_turn
+
+    with session(db, model=model) as agent, user_errors():
+        messages = agent.messages(thread_id)
+        if fork_step is None:
+            turns = list(iter_turns([m for m in messages if m.type != "system"]))
+            for number, turn in enumerate(turns, start=1):
+                last = number == len(turns)
+                echo_lines(render_turn(turn, agent.result(thread_id) if last else None))
+                if not last:
+                    click.echo("")
+            return
+        turn = current_turn(messages)
+        question = str(turn[0].content) if turn else ""
+        click.echo(f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept")
+        echo_lines(render_goal(question))
+        results = [m for m in turn if m.type == "tool"]
+        steps = [m for m in turn if m.type == "ai"]
+        for number, message in enumerate(steps[: fork_step - 1], start=1):
+            echo_lines(render_step(number, message, results))  # type: ignore[arg-type]
+        result = agent.fork(
+            thread_id, fork_step, model=model, max_steps=max_steps, on_lines=echo_lines
+        )
+        echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
+
+
+@cli.command()
+@click.argument("thread_id")
+@click.option("--model", default="policy", show_default=True)
+@click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
+@db_option
+def resume(thread_id: str, model: str, max_steps: int, db: str | None) -> None:
+    """Finish a thread whose run stopped part-way (a crash), from its last checkpoint."""
+    from graph.trace import render_result
+    from graph.transcript import current_turn
+
+    with session(db, model=model) as agent, user_errors():
+        result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=echo_lines)
+        echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; user errors print one line (`error: ...`) and exit non-zero."""
+    try:
+        cli.main(args=argv, prog_name="agent", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.UsageError as error:
+        click.echo(f"error: {' '.join(error.format_message().split())}", err=True)
+        sys.exit(2)
+    except click.ClickException as error:
+        click.echo(f"error: {error.format_message()}", err=True)
+        sys.exit(1)
+    except click.Abort:
+        click.echo("error: aborted", err=True)
+        sys.exit(130)

@@ -1,0 +1,105 @@
+"""Checkpointers: a SQLite file in the state directory by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+HOME_ENV = "AGENT_HOME"
+DEFAULT_HOME = ".agent"
+DB_FILE = "checkpoints.sqlite"
+SQLITE_TIMEOUT_S = 30.0
+THREAD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+
+
+class CheckpointerError(RuntimeError):
+    """A checkpoint store that cannot be opened or used (one line, for the user)."""
+
+
+def agent_home() -> Path:
+    """The state directory: `$AGENT_HOME`, or `./.agent/`."""
+    return Path(os.environ.get(HOME_ENV) or DEFAULT_HOME)
+
+
+def check_thread_id(thread_id: str) -> str:
+    """`thread_id` if it is a safe id (letters, digits, `._:@-`, at most 128), else an error."""
+    if not isinstance(thread_id, str) or not THREAD_ID_RE.match(thread_id):
+        raise ValueError(
+            f"bad thread id {thread_id!r}: use up to 128 letters, digits and . _ : @ -"
+        )
+    return thread_id
+
+
+@contextmanager
+def open_checkpointer(db: str | None = None) -> Iterator[BaseCheckpointSaver]:
+    """The checkpointer for `db`: None (the state directory's SQLite file), a path, or a URL."""
+    if db and db.startswith(("postgres://", "postgresql://")):
+        with _postgres(db) as saver:
+            yield saver
+        return
+    path = Path(db) if db else agent_home() / DB_FILE
+    with _sqlite(path) as saver:
+        yield saver
+
+
+@contextmanager
+def _sqlite(path: Path) -> Iterator[SqliteSaver]:
+    """A SqliteSaver on `path` (created if missing), in WAL mode with a generous lock timeout."""
+    if path.is_dir():
+        raise CheckpointerError(f"{path}: is a directory, not a SQLite file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=SQLITE_TIMEOUT_S)
+    except (OSError, sqlite3.Error) as error:
+        raise CheckpointerError(f"{path}: cannot open the checkpoint database: {error}") from None
+    try:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            saver = SqliteSaver(conn)
+            saver.setup()
+        except sqlite3.DatabaseError as error:
+            raise CheckpointerError(_sqlite_problem(path, error)) from None
+        yield saver
+    finally:
+        conn.close()
+
+
+def _sqlite_problem(path: Path, error: sqlite3.Error) -> str:
+    """One line saying what is wrong with a SQLite file (nothing in it is changed)."""
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return f"{path}: the checkpoint database is locked by another process; try again"
+    if "not a database" in text or "malformed" in text:
+        return f"{path}: not a valid SQLite checkpoint database (corrupted?); it was left as is"
+    return f"{path}: checkpoint database error: {text}"
+
+
+@contextmanager
+def _postgres(url: str) -> Iterator[BaseCheckpointSaver]:
+    """A PostgresSaver on `url`, with its tables set up."""
+    try:
+        from langgraph.checkpoint.postgres import PostgresSaver
+    except ImportError:  # pragma: no cover - a dependency of the project
+        raise CheckpointerError("PostgreSQL needs langgraph-checkpoint-postgres") from None
+    try:
+        manager = PostgresSaver.from_conn_string(url)
+        saver = manager.__enter__()
+    except Exception as error:
+        raise CheckpointerError(f"cannot connect to PostgreSQL: {_first_line(error)}") from None
+    try:
+        saver.setup()
+        yield saver
+    finally:
+        manager.__exit__(None, None, None)
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error message."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

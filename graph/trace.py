@@ -1,0 +1,140 @@
+"""Transcripts rendered in the seed's trace format (Step N / Thought / Action / Observation).
+
+The live run and `agent replay` both print through `render_step` and `render_result`, so a
+replayed thread reads exactly as it did when it ran.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+
+from graph.nodes import message_text
+from graph.transcript import FINISH_TOOL, hits_of, is_search_call
+
+INDENT = "    "
+
+
+def render_goal(question: str) -> list[str]:
+    """The header line of a turn."""
+    return [f"GOAL: {question}", ""]
+
+
+def render_action(call: dict[str, Any]) -> str:
+    """`tool("arg")` for one-argument tools, `tool(a="x", b=[...])` otherwise."""
+    args = call.get("args") or {}
+    if call["name"] == FINISH_TOOL:
+        answer = _quote(args.get("answer", ""))
+        cited = args.get("citations") or []
+        return f"finish({answer}, citations={_quote(cited)})" if cited else f"finish({answer})"
+    if len(args) == 1:
+        return f"{call['name']}({_quote(next(iter(args.values())))})"
+    return f"{call['name']}({', '.join(f'{k}={_quote(v)}' for k, v in args.items())})"
+
+
+def render_observation(message: ToolMessage) -> list[str]:
+    """The Observation lines: one per search hit (with its score), or the tool's text."""
+    hits = hits_of(message)
+    if hits:
+        lines = [
+            f"[{h['id']}] {_one_line(str(h.get('text', '')))} (score={h.get('score', 0):.2f})"
+            for h in hits
+        ]
+    else:
+        lines = str(message.content).splitlines() or [""]
+    pad = INDENT + " " * len("Observation: ")
+    return [f"{INDENT}Observation: {lines[0]}", *(pad + line for line in lines[1:])]
+
+
+def render_step(number: int, message: AIMessage, results: Sequence[ToolMessage]) -> list[str]:
+    """One step: the Thought, each Action and, when the tool ran, its Observation."""
+    lines = [f"  Step {number}", f"{INDENT}Thought: {_one_line(message_text(message))}"]
+    by_id = {result.tool_call_id: result for result in results}
+    for call in message.tool_calls:
+        lines.append(f"{INDENT}Action: {render_action(dict(call))}")
+        result = by_id.get(str(call["id"]))
+        if result is not None and call["name"] != FINISH_TOOL:
+            lines.extend(render_observation(result))
+    return lines
+
+
+def count_retrievals(messages: Sequence[AnyMessage]) -> int:
+    """Searches that ran (repeats and failures do not count)."""
+    calls = {
+        str(call["id"]): dict(call)
+        for message in messages
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+    }
+    return sum(
+        1
+        for message in messages
+        if isinstance(message, ToolMessage)
+        and message.status != "error"
+        and is_search_call(calls.get(message.tool_call_id, {}))
+    )
+
+
+def render_result(result: dict[str, Any], turn: Sequence[AnyMessage]) -> list[str]:
+    """The closing lines: the answer (or why there is none) and the step count."""
+    steps = result.get("steps", 0)
+    footer = f"  ({steps} step{'s' * (steps != 1)}, {_plural(count_retrievals(turn), 'retrieval')})"
+    stopped = result.get("stopped")
+    if stopped == "budget":
+        head = [f"  STOPPED: the step budget ran out after {steps} model calls; no answer."]
+    elif stopped == "error":
+        head = [f"  ERROR: {result.get('error')}"]
+    else:
+        head = [f"  ANSWER: {result.get('answer')}"]
+        if result.get("citations"):
+            head.append(f"  CITATIONS: {', '.join(result['citations'])}")
+        if result.get("unsupported"):
+            head.append(f"  UNSUPPORTED: {', '.join(result['unsupported'])} (never retrieved)")
+    return ["", *head, footer]
+
+
+def iter_turns(messages: Sequence[AnyMessage]) -> Iterator[list[AnyMessage]]:
+    """The transcript split into turns, each starting at its question."""
+    turn: list[AnyMessage] = []
+    for message in messages:
+        if isinstance(message, HumanMessage) and turn:
+            yield turn
+            turn = []
+        turn.append(message)
+    if turn:
+        yield turn
+
+
+def render_turn(turn: Sequence[AnyMessage], result: dict[str, Any] | None) -> list[str]:
+    """A whole stored turn: goal, steps and, when given, the result lines."""
+    question = next((message_text(m) for m in turn if isinstance(m, HumanMessage)), "")
+    lines = render_goal(question)
+    results = [m for m in turn if isinstance(m, ToolMessage)]
+    number = 0
+    for message in turn:
+        if isinstance(message, AIMessage):
+            number += 1
+            lines.extend(render_step(number, message, results))
+    if result is not None:
+        lines.extend(render_result(result, turn))
+    return lines
+
+
+def _quote(value: Any) -> str:
+    """A value as JSON (strings in double quotes), non-ASCII kept readable."""
+    if isinstance(value, list):
+        return "[" + ", ".join(str(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _one_line(text: str) -> str:
+    """Whitespace collapsed to single spaces."""
+    return " ".join(text.split())
+
+
+def _plural(count: int, word: str) -> str:
+    """`1 retrieval`, `2 retrievals`."""
+    return f"{count} {word}{'s' * (count != 1)}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -47,7 +47,7 @@ NO_SUFFIX = (
 AMBIGUOUS = "top two fault codes within {floor} ({top}); refusing to guess"
 NO_PART = (
     "no part fits {variant} for {fault_code} ({name}); not substituting a part made for another "
-    "variant (catalogue parts for {fault_code} fit only: {fits})"
+    "variant (in the {family} family, parts for {fault_code} fit only: {fits})"
 )
 NO_CITATION = "No manual citation available."
 _STAGES = frozenset(s.value for s in Stage)
@@ -57,15 +57,17 @@ _STAGES = frozenset(s.value for s in Stage)
 class FlowTools:
     """The tools the flow calls; defaults are the real field-service tools."""
 
-    search_tickets: Tool = fs.search_tickets
+    search_tickets: Tool = field(default_factory=lambda: fs.search_tickets)
     """``search_tickets(model_variant, symptom, limit)`` -> ``TicketSearch``."""
-    check_availability: Tool = fs.check_availability
+    check_availability: Tool = field(default_factory=lambda: fs.check_availability)
     """``check_availability(part_no)`` -> ``Availability``."""
-    search_manual: Tool = fs.search_manual
+    search_manual: Tool = field(default_factory=lambda: fs.search_manual)
     """``search_manual(query, product_family, k)`` -> ``ManualSearch``."""
 
     @classmethod
-    def resolve(cls, tools: FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None) -> FlowTools:
+    def resolve(
+        cls, tools: FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None
+    ) -> FlowTools:
         """Build the tool set from defaults overridden by name (a mapping or a list of tools)."""
         if tools is None:
             return cls()
@@ -106,6 +108,11 @@ def call_tool(tool: Tool, args: dict[str, Any], call_id: str) -> dict[str, Any]:
     if not isinstance(result, dict):
         raise TypeError(f"tool returned {type(result).__name__}, expected a dict")
     return result
+
+
+def _days(n: Any) -> str:
+    """Return ``"1 day"`` / ``"3 days"``."""
+    return f"{n} day" if n == 1 else f"{n} days"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -183,7 +190,11 @@ class FlowNodes:
 
         def step(run: int) -> tuple[bool, str, dict[str, Any]]:
             variant = state.get("model_variant")
-            args = {"model_variant": variant, "symptom": state.get("symptom"), "limit": TICKET_LIMIT}
+            args = {
+                "model_variant": variant,
+                "symptom": state.get("symptom"),
+                "limit": TICKET_LIMIT,
+            }
             try:
                 result = call_tool(self.tools.search_tickets, args, f"flow-history-{run}")
             except Exception as exc:  # a tool failure is data for the policy, not a crash
@@ -223,11 +234,12 @@ class FlowNodes:
                 return False, "no fault code or variant to choose a part for", {"part_no": None}
             part_no = fs.select_part(code, variant, self.data)
             if part_no is None:
+                family = family_of(variant)
                 fits = sorted({v for p in self.data.parts.values() if p["fixes"] == code
-                               for v in p["fits"]})  # fmt: skip
+                               for v in p["fits"] if family_of(v) == family})  # fmt: skip
                 fault = self.data.faults[code]
                 detail = NO_PART.format(
-                    variant=variant, fault_code=code, name=fault["name"],
+                    variant=variant, fault_code=code, name=fault["name"], family=family,
                     fits=", ".join(fits) or "none",
                 )  # fmt: skip
                 return False, detail, {"part_no": None}
@@ -254,7 +266,7 @@ class FlowNodes:
                 return False, f"no sourcing for {part_no}: {exc}", {}
             detail = (
                 f"{part_no}: {result.get('stock_qty')} in stock, "
-                f"lead time {result.get('lead_time_days')} days"
+                f"lead time {_days(result.get('lead_time_days'))}"
             )
             return True, detail, {"availability": result, "sourcing": source}
 
@@ -265,7 +277,8 @@ class FlowNodes:
 
         def step(run: int) -> tuple[bool, str, dict[str, Any]]:
             variant, code = state.get("model_variant"), state.get("fault_code")
-            part_no, availability = state.get("part_no"), state.get("availability") or {}
+            part_no = state.get("part_no")
+            availability: Mapping[str, Any] = state.get("availability") or {}
             qty, lead = availability.get("stock_qty"), availability.get("lead_time_days")
             missing = [
                 name
@@ -281,7 +294,7 @@ class FlowNodes:
             part = self.data.parts[part_no]["name"] if part_no in self.data.parts else part_no
             answer = (
                 f"{variant}: {code} ({fault}). Fit {part_no} ({part}). "
-                f"Sourcing: {state.get('sourcing')}. Stock {qty}, lead time {lead} days."
+                f"Sourcing: {state.get('sourcing')}. Stock {qty}, lead time {_days(lead)}."
             )
             if citation is not None:
                 answer += f" Reference: {citation['doc_title']} p.{citation['page']}."
@@ -361,10 +374,7 @@ class FlowNodes:
             note = decision["note"] or "no note"
             entry: LogEntry = {"stage": "escalate", "ok": True,
                                "detail": f"closed by a human: {note}", "ms": ms}  # fmt: skip
-            answer = (
-                f"Escalated at {stage}: {state.get('reason', '')}. "
-                f"Closed by a human: {note}."
-            )
+            answer = f"Escalated at {stage}: {state.get('reason', '')}. Closed by a human: {note}."
             return {"human_decision": decision, "outcome": "escalated", "answer": answer,
                     "log": [entry]}  # fmt: skip
         code = decision["fault_code"]

@@ -1,9 +1,10 @@
 """The step budget, enforced through LangGraph's recursion limit.
 
 A turn is `reason` (a model call), then `act` and `reason` again for every tool round, then
-`finish`: `max_steps` model calls take at most `2 * max_steps` supersteps. The recursion limit is
-set to exactly that, and the router reads `remaining_steps` so the last model call still has the
-one superstep `finish` needs.
+`finish`: `max_steps` model calls take at most `2 * max_steps` supersteps. LangGraph runs a path
+of N nodes only under a recursion limit of at least N + 1 (the last node must still see one
+remaining step), so the limit is `2 * max_steps + 1`; the router reads `remaining_steps` and
+goes to `finish` while `finish` still fits.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ def recursion_limit_for(max_steps: int) -> int:
     """The recursion limit that lets a turn make `max_steps` model calls and then finish."""
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-    return STEPS_PER_TOOL_ROUND * max_steps
+    return STEPS_PER_TOOL_ROUND * max_steps + 1
 
 
 def can_take_another_round(remaining_steps: int) -> bool:
-    """Whether `act`, another `reason` and `finish` still fit under the recursion limit."""
-    return remaining_steps >= STEPS_PER_TOOL_ROUND + 1
+    """Whether `act`, another `reason` and `finish` still fit under the recursion limit.
+
+    `remaining_steps` is what the node deciding sees; the last node to run must see at least 1.
+    """
+    return remaining_steps >= STEPS_PER_TOOL_ROUND + 2
 
 
 def run_config(max_steps: int, thread_id: str | None = None, **extra: Any) -> RunnableConfig:

@@ -197,7 +197,7 @@ class Session:
         done = int(snapshot.values.get("steps") or 0)
         left = max(context.max_steps - done, 0)
         config: RunnableConfig = {
-            "recursion_limit": STEPS_PER_TOOL_ROUND * left + 2,
+            "recursion_limit": STEPS_PER_TOOL_ROUND * left + 3,
             "configurable": dict(snapshot.config["configurable"]),
         }
         thread_id = snapshot.config["configurable"]["thread_id"]

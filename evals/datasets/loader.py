@@ -150,6 +150,9 @@ class Dataset:
 def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
     """Load a built-in dataset by name (`BUILTIN_DATASETS`) or a dataset ``.jsonl`` file.
 
+    A built-in name wins over a file of the same name in the working directory (write
+    ``./notes`` to mean the file).
+
     Built-ins are cached (a Dataset is immutable); a file is read afresh every call. Raises
     DatasetError for an unknown name, a missing file or any bad content.
     """
@@ -362,8 +365,10 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
             f"bad id {qid!r}: non-empty, no control characters or surrounding spaces", path, line
         )
     text = obj["question"]
-    if not isinstance(text, str) or not text.strip():
-        raise DatasetError(f"'question' must be a non-empty string, got {_kind(text)}", path, line)
+    if not isinstance(text, str):
+        raise DatasetError(f"'question' must be a string, got {_kind(text)}", path, line)
+    if not text.strip():
+        raise DatasetError("'question' is empty", path, line)
     answers = _string_list(obj, "answers", path, line)
     if not answers:
         raise DatasetError("'answers' is empty: give at least one accepted answer", path, line)

@@ -3,7 +3,7 @@
 A paused thread is resumed with ``Command(resume=value)`` where ``value`` is one of:
 
 * a fault code, ``"F-109"`` or ``{"fault_code": "F-109"}``: continue from the part stage with it;
-* a close decision, ``{"action": "close", "note": "..."}`` (or the bare string ``"close"``).
+* a close decision, ``{"action": "close", "note": "..."}`` (or the string ``"close: <note>"``).
 
 Anything else is a ``ResumeError``: ``resume_flow`` raises it before touching the thread, and
 the escalation node, given a bad value through the API, pauses again with the error in the
@@ -39,10 +39,10 @@ def parse_decision(
     A fault code must exist and apply to the variant's family.
     """
     if isinstance(value, str):
-        text = value.strip()
-        if text.lower() == "close":
-            return {"action": "close", "fault_code": None, "note": "", "stage": stage}
-        return _choose(text, "", stage=stage, model_variant=model_variant, data=data)
+        head, sep, note = value.strip().partition(":")
+        if head.strip().lower() == "close":
+            return {"action": "close", "fault_code": None, "note": note.strip(), "stage": stage}
+        return _choose(value, "", stage=stage, model_variant=model_variant, data=data)
     if isinstance(value, Mapping):
         note = value.get("note", "")
         if not isinstance(note, str):
@@ -66,9 +66,9 @@ def _choose(
     code: str, note: str, *, stage: str, model_variant: str | None, data: FieldServiceData
 ) -> HumanDecision:
     """Check a chosen fault code against the catalogue and the variant's family."""
-    code = code.strip().upper()
-    if not FAULT_CODE_RE.match(code):
+    if not FAULT_CODE_RE.match(code.strip().upper()):
         raise ResumeError(f"{_short(code)} is not a fault code like F-109; {RESUME_HELP}")
+    code = code.strip().upper()
     fault = data.faults.get(code)
     if fault is None:
         raise ResumeError(f"unknown fault code {code}; known: {', '.join(data.faults)}")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
@@ -50,7 +50,13 @@ class CallableModel(BaseChatModel):
         """The model family name LangChain records in traces."""
         return "callable"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         """The callable knows its two actions already; tools need no binding."""
         return self
 
@@ -103,7 +109,7 @@ def search_tool(search: SearchFn, k: int) -> BaseTool:
             {"id": str(doc_id), "text": str(text), "corpus": "search", "score": 0.0}
             for doc_id, text in search(query, k or default_k)
         ]
-        lines = [f"[{hit['id']}] {' '.join(hit['text'].split())}" for hit in hits]
+        lines = [f"[{hit['id']}] {' '.join(str(hit['text']).split())}" for hit in hits]
         return ("\n".join(lines) or f"no documents matched {query!r}"), hits
 
     default_k = k

@@ -221,6 +221,8 @@ def replay(
     thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
     from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
     from graph.transcript import current_turn
 
@@ -234,14 +236,14 @@ def replay(
                 if not last:
                     click.echo("")
             return
-        turn = current_turn(messages)
-        question = str(turn[0].content) if turn else ""
+        latest = current_turn(messages)
+        question = str(latest[0].content) if latest else ""
         click.echo(f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept")
         echo_lines(render_goal(question))
-        results = [m for m in turn if m.type == "tool"]
-        steps = [m for m in turn if m.type == "ai"]
+        results = [m for m in latest if isinstance(m, ToolMessage)]
+        steps = [m for m in latest if isinstance(m, AIMessage)]
         for number, message in enumerate(steps[: fork_step - 1], start=1):
-            echo_lines(render_step(number, message, results))  # type: ignore[arg-type]
+            echo_lines(render_step(number, message, results))
         result = agent.fork(
             thread_id, fork_step, model=model, max_steps=max_steps, on_lines=echo_lines
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
@@ -213,7 +213,9 @@ class Session:
     ) -> dict[str, Any]:
         """Stream the graph, hand finished steps to the printer, and return the result."""
         final: dict[str, Any] = {}
-        for values in self.graph.stream(inputs, config, context=context, stream_mode="values"):
+        for values in self.graph.stream(
+            cast(Any, inputs), config, context=context, stream_mode="values"
+        ):
             final = values
             printer.show(values.get("messages", []))
         printer.show(final.get("messages", []), final=True)

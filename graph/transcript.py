@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
@@ -19,7 +19,7 @@ def current_turn(messages: Sequence[AnyMessage]) -> Sequence[AnyMessage]:
     return messages
 
 
-def is_search_call(call: dict[str, Any]) -> bool:
+def is_search_call(call: Mapping[str, Any]) -> bool:
     """Whether a tool call is a search (a `search...` tool given a `query`)."""
     args = call.get("args")
     return (

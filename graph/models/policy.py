@@ -14,15 +14,16 @@ returns an AIMessage whose content is the Thought and which carries exactly one 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
 
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic
@@ -65,7 +66,13 @@ class PolicyModel(BaseChatModel):
         """The model family name LangChain records in traces."""
         return "rule-policy"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         """A copy of the policy that may call `tools`."""
         return self.model_copy(update={"tools": list(tools)})
 

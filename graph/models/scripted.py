@@ -7,15 +7,16 @@ question), not from a counter, so it is safe to share between threads, forks and
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
 
 Turn = dict[str, Any]
 """One scripted turn: {"thought": str, "tool": name, "args": {...}} or {"content": str}."""
@@ -52,7 +53,13 @@ class ScriptedModel(BaseChatModel):
         """The model family name LangChain records in traces."""
         return "scripted"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         """Accept any tools: the script already says which to call."""
         return self
 

@@ -112,27 +112,33 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for setting in ("none", "sqlite"):
             results = {}
-            for name, factory in (("this graph", ours), ("create_agent", create_agent_run),
-                                  ("plain loop", plain_loop)):
+            for name, factory in (
+                ("this graph", ours),
+                ("create_agent", create_agent_run),
+                ("plain loop", plain_loop),
+            ):
                 if setting == "sqlite" and name == "plain loop":
                     continue
                 saver = None
                 if setting == "sqlite":
                     conn = sqlite3.connect(Path(tmp) / f"{name}.sqlite", check_same_thread=False)
                     saver = SqliteSaver(conn)
-                results[name] = measure(factory(script(args.steps), saver, args.steps),
-                                        args.runs, calls)
+                results[name] = measure(
+                    factory(script(args.steps), saver, args.steps), args.runs, calls
+                )
             for name, ms in results.items():
                 ratio = ms / results["create_agent"]
                 rows.append(f"| {name} | {setting} | {ms:.2f} | {ratio:.2f}x |")
-    table = "\n".join([
-        f"Per-step CPU cost, {args.steps} tool rounds + 1 answer per run, median of {args.runs} "
-        "runs:",
-        "",
-        "| engine | checkpointer | CPU ms per model call | vs create_agent |",
-        "|---|---|---|---|",
-        *rows,
-    ])
+    table = "\n".join(
+        [
+            f"Per-step CPU cost, {args.steps} tool rounds + 1 answer per run, median of {args.runs} "
+            "runs:",
+            "",
+            "| engine | checkpointer | CPU ms per model call | vs create_agent |",
+            "|---|---|---|---|",
+            *rows,
+        ]
+    )
     print(table)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(table + "\n")

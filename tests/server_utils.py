@@ -39,9 +39,21 @@ def langgraph_dev(log: Path, timeout_s: float = 90.0) -> Iterator[str]:
     cli = Path(sys.executable).parent / "langgraph"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [str(cli), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
-             "--port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(cli),
+                "dev",
+                "--no-browser",
+                "--no-reload",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         url = f"http://127.0.0.1:{port}"
         try:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from langgraph_sdk import get_client
+from server_utils import langgraph_dev
 
 from graph.budget import recursion_limit_for
-from server_utils import langgraph_dev
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

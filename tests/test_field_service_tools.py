@@ -147,7 +147,7 @@ def test_search_tickets_errors_are_data() -> None:
 def test_search_tickets_with_no_match_is_an_empty_ok_result() -> None:
     message = call(search_tickets, model_variant="AC-250-A", symptom="zzz qqq")
     assert message.artifact["ok"] is True and message.artifact["tickets"] == []
-    assert message.content == "no variant ticket for AC-250-A matches"
+    assert message.content == "no ticket for AC-250-A matches the symptom"
 
 
 # -- check_availability and search_manual ----------------------------------------------------

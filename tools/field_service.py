@@ -201,7 +201,9 @@ def search_tickets(
     if not result["ok"]:
         return ERROR_TEMPLATE.format(error=result["error"]), result
     if not result["tickets"]:
-        return f"no {result['scope']} ticket for {result['model_variant']} matches", result
+        variant = result["model_variant"]
+        scope = variant if result["scope"] == "variant" else f"the {family_of(variant)} family"
+        return f"no ticket for {scope} matches the symptom", result
     lines = [
         f"[{t['id']} {t['variant']} {t['fault_code']} score={t['score']:.2f}] {t['symptom']}"
         f" -> {t['resolution']}"

@@ -32,7 +32,7 @@ from graph.flow.policy import (
 from graph.flow.state import FlowInput, FlowState
 
 RECURSION_LIMIT = 32
-"""Supersteps allowed per invocation: the longest path (with both retries) is 10."""
+"""Supersteps allowed per invocation; the longest path (both retries, then abort) takes 9."""
 
 
 def route_after_stage(state: FlowState) -> Destination:

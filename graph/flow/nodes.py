@@ -289,7 +289,7 @@ class FlowNodes:
             ]  # fmt: skip
             if missing or variant is None or code is None or part_no is None:
                 return False, f"cannot compose an answer without: {', '.join(missing)}", {}
-            citation, note = self._cite(variant, code, part_no, run)
+            citation, note = self._cite(variant, code, run)
             fault = self.data.faults[code]["name"]
             part = self.data.parts[part_no]["name"] if part_no in self.data.parts else part_no
             answer = (
@@ -308,9 +308,7 @@ class FlowNodes:
 
         return self._run(Stage.COMPOSE, state, step)
 
-    def _cite(
-        self, variant: str, code: str, part_no: str, run: int
-    ) -> tuple[fs.PassageHit | None, str]:
+    def _cite(self, variant: str, code: str, run: int) -> tuple[fs.PassageHit | None, str]:
         """Find a manual passage about ``code``; a failure here only degrades the answer."""
         family = family_of(variant)
         fault = self.data.faults[code]["name"]

@@ -54,7 +54,10 @@ def new_thread_id() -> str:
 
 
 class Session:
-    """The agent over the built-in corpora (plus any given), on one checkpointer."""
+    """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
+
+    Every run is a thread on `checkpointer`; `model` fixes the chat model for every run.
+    """
 
     def __init__(
         self,
@@ -62,11 +65,13 @@ class Session:
         corpora: Sequence[Corpus] = (),
         k: int = DEFAULT_K,
         model: BaseChatModel | None = None,
+        builtins: bool = True,
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
 
-        everything = [load_builtin(name) for name in BUILTIN_CORPORA] + list(corpora)
+        everything = [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+        everything += list(corpora)
         self.k = k
         self.checkpointer = checkpointer
         self.graph: AgentGraph = build_agent(

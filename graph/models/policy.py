@@ -27,6 +27,7 @@ from langchain_core.tools import BaseTool
 
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic
+from graph.models.hops import follow_up
 from graph.models.reading import answer_type, content_terms, split_relative_clause, stems, words
 from tools.expand import expand_query
 
@@ -193,6 +194,10 @@ class Controller:
         retry = self.retry(question, searches)
         if retry is not None:
             return retry
+        if len(searches) < MAX_SEARCHES:
+            more = self.follow_up(question, searches)
+            if more is not None:
+                return more
         target = hop.outer.replace("{bridge}", bridge.name) if hop and bridge else question
         answer = compose_answer(
             target, answer_type(question), [s.hits for s in searches if s.ok], bridge
@@ -229,6 +234,18 @@ class Controller:
                     {"query": query},
                 )
         return None
+
+    def follow_up(self, question: str, searches: list[Observation]) -> Action | None:
+        """One more search when the retrieved text does not yet cover the question."""
+        tried = {" ".join(str(s.args.get("query", "")).casefold().split()) for s in searches}
+        index = self.route(question).index
+        found = [s.hits for s in searches if s.ok]
+        planned = follow_up(question, found, index.idf, tried)
+        if planned is None:
+            return None
+        query, thought = planned
+        tool = self.route(query)
+        return Action(thought, tool.name, {"query": query})
 
     def route(self, query: str) -> Any:
         """The search tool whose corpus holds the best BM25 evidence for `query`."""

@@ -280,3 +280,6 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         click.echo("error: aborted", err=True)
         sys.exit(130)
+
+
+# Commands defined beside the code they drive, registered here (one line each).

@@ -28,6 +28,11 @@ from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrie
 
 MAX_QUESTION_CHARS = 20_000
 NOT_RUN = "Not run: {reason}."
+INVALID_CALL = (
+    "Error: the call to {name} could not be read ({error}); its arguments must be a JSON "
+    "object matching the tool's schema, got: {args}"
+)
+EMPTY_CONTENT = "(calling {names})"
 FINISHED = "Finished."
 CITATION_RE = re.compile(r"\[([^\[\]\s]{1,200})\]")
 
@@ -71,9 +76,8 @@ class Agent:
             if problem is not None:
                 return {**update, "error": problem}
             if not messages:
-                opening.append(
-                    SystemMessage(context.system_prompt.format(tools=describe_tools(self.tools)))
-                )
+                prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
+                opening.append(SystemMessage(prompt))
             opening.append(HumanMessage(state["question"]))
         steps = (0 if new_turn else state.get("steps", 0)) + 1
         transcript = [*messages, *opening]
@@ -86,7 +90,7 @@ class Agent:
         tokens = (state.get("tokens", 0) if not new_turn else 0) + usage_tokens(response)
         return {
             **update,
-            "messages": [*opening, response],
+            "messages": [*opening, response, *reject_invalid_calls(response)],
             "steps": steps,
             "tokens": tokens,
             "retrieved": {} if new_turn else retrieved_by_tool(messages),
@@ -125,6 +129,28 @@ class Agent:
         return {**result, "messages": closing}
 
 
+def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
+    """Error tool messages for tool calls the model garbled (arguments that are not JSON).
+
+    They go back to the model like any tool error, so it can correct itself next step.
+    """
+    if not isinstance(response, AIMessage):
+        return []
+    return [
+        ToolMessage(
+            INVALID_CALL.format(
+                name=call.get("name") or "?",
+                error=call.get("error") or "",
+                args=str(call.get("args") or "")[:200],
+            ),
+            name=call.get("name") or "invalid",
+            tool_call_id=call.get("id") or f"invalid-{index}",
+            status="error",
+        )
+        for index, call in enumerate(response.invalid_tool_calls)
+    ]
+
+
 def question_problem(question: Any) -> str | None:
     """Why a question cannot be asked (one line), or None when it can."""
     if not isinstance(question, str):
@@ -137,9 +163,18 @@ def question_problem(question: Any) -> str | None:
 
 
 def model_view(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
-    """The transcript as a model sees it: search results fenced as <document> data."""
+    """The transcript as a model sees it.
+
+    Search results are fenced as <document> data, and an AI message that only calls tools
+    gets a short text, since langchain-openai sends an empty one as `null`.
+    """
     view: list[AnyMessage] = []
     for message in messages:
+        if isinstance(message, AIMessage) and not message.content:
+            calls = [*message.tool_calls, *message.invalid_tool_calls]
+            if calls:  # strict servers reject the null content an empty string becomes
+                names = ", ".join(str(call.get("name")) for call in calls)
+                message = message.model_copy(update={"content": EMPTY_CONTENT.format(names=names)})
         if isinstance(message, ToolMessage) and isinstance(message.artifact, list):
             hits = hits_of(message)
             if hits or message.status != "error":

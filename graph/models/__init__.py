@@ -16,21 +16,45 @@ class ModelSpecError(ValueError):
     """A model name that cannot be turned into a chat model (one line, for the user)."""
 
 
-_cache: dict[str, BaseChatModel] = {}
+TIMEOUT_ENV = "AGENT_MODEL_TIMEOUT"
+RETRIES_ENV = "AGENT_MODEL_RETRIES"
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_RETRIES = 2
+
+_cache: dict[tuple[str, ...], BaseChatModel] = {}
 _lock = threading.Lock()
 
 
 def load_model(spec: str) -> BaseChatModel:
     """The chat model for `spec`: "policy", "scripted:<turns.json>" or "openai:<model>".
 
-    Models are cached by spec, so a run costs no construction after the first.
+    Models are cached by spec and by the environment they read, so a run costs no
+    construction after the first.
     """
     spec = spec.strip()
+    key = (spec, *(os.environ.get(name, "") for name in _ENV_KEYS))
     with _lock:
-        model = _cache.get(spec)
+        model = _cache.get(key)
         if model is None:
-            model = _cache[spec] = _create(spec)
+            model = _cache[key] = _create(spec)
         return model
+
+
+_ENV_KEYS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", TIMEOUT_ENV, RETRIES_ENV)
+
+
+def _env_number(name: str, default: float, low: float, high: float) -> float:
+    """A number from the environment, checked against its range (a clear error otherwise)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ModelSpecError(f"{name} must be a number, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ModelSpecError(f"{name} must be between {low:g} and {high:g}, got {raw}")
+    return value
 
 
 def _create(spec: str) -> BaseChatModel:
@@ -51,7 +75,12 @@ def _create(spec: str) -> BaseChatModel:
 
 
 def _openai(name: str) -> BaseChatModel:
-    """A langchain-openai chat model; OPENAI_API_KEY and OPENAI_BASE_URL are honoured."""
+    """A langchain-openai chat model; OPENAI_API_KEY and OPENAI_BASE_URL are honoured.
+
+    Transient errors (429 with Retry-After, 5xx, timeouts) are retried by the OpenAI client
+    with bounded exponential backoff: AGENT_MODEL_RETRIES times (default 2), each request
+    waiting at most AGENT_MODEL_TIMEOUT seconds (default 60).
+    """
     from langchain_openai import ChatOpenAI
 
     base_url = os.environ.get("OPENAI_BASE_URL") or None
@@ -68,8 +97,8 @@ def _openai(name: str) -> BaseChatModel:
         base_url=base_url,
         api_key=api_key,  # type: ignore[arg-type]
         temperature=0,
-        max_retries=2,
-        timeout=60,
+        max_retries=int(_env_number(RETRIES_ENV, DEFAULT_RETRIES, 0, 10)),
+        timeout=_env_number(TIMEOUT_ENV, DEFAULT_TIMEOUT_S, 0.1, 600),
     )
 
 

@@ -1,0 +1,126 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1, for tests.
+
+Each request consumes the next script entry:
+    {"tool": name, "args": {...} or "raw string", "content": "thought"}   a tool call
+    {"answer": "text"}                                                    a plain answer
+    {"status": 429, "headers": {"Retry-After": "0"}}                      an HTTP error
+    {"hang": seconds}                                                     no reply in time
+Like llama.cpp's server, it is strict: an assistant message with null content gets a 400.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAI:
+    """The script, the requests seen, and the server's base URL."""
+
+    def __init__(self, script: list[dict[str, Any]]) -> None:
+        self.script = list(script)
+        self.requests: list[dict[str, Any]] = []
+        self.base_url = ""
+        self._lock = threading.Lock()
+
+    def next_entry(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Record a request and take the next entry (a 500 when the script is used up)."""
+        with self._lock:
+            self.requests.append(body)
+            if not self.script:
+                return {"status": 500, "message": "script exhausted"}
+            return self.script.pop(0)
+
+
+def completion(entry: dict[str, Any], index: int) -> dict[str, Any]:
+    """A chat.completion body for a tool-call or answer entry."""
+    message: dict[str, Any] = {"role": "assistant", "content": entry.get("content")}
+    finish = "stop"
+    if "tool" in entry:
+        args = entry.get("args", {})
+        arguments = args if isinstance(args, str) else json.dumps(args)
+        message["tool_calls"] = [
+            {
+                "id": f"call_{index}",
+                "type": "function",
+                "function": {"name": entry["tool"], "arguments": arguments},
+            }
+        ]
+        finish = "tool_calls"
+    else:
+        message["content"] = entry.get("answer", "")
+    return {
+        "id": f"chatcmpl-{index}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+
+
+def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:  # keep test output quiet
+            return
+
+        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            length = int(self.headers.get("Content-Length", 0))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            if not self.path.endswith("/chat/completions"):
+                self._send(404, {"error": {"message": "not found"}}, {})
+                return
+            for message in body.get("messages", []):
+                if message.get("role") == "assistant" and message.get("content") is None:
+                    fake.requests.append(body)
+                    self._send(
+                        400, {"error": {"message": "assistant content must not be null"}}, {}
+                    )
+                    return
+            entry = fake.next_entry(body)
+            if "hang" in entry:
+                time.sleep(entry["hang"])
+                return
+            if "status" in entry:
+                error = {
+                    "error": {
+                        "message": entry.get("message", "scripted error"),
+                        "type": "server_error",
+                    }
+                }
+                self._send(entry["status"], error, entry.get("headers", {}))
+                return
+            self._send(200, completion(entry, len(fake.requests)), {})
+
+    return Handler
+
+
+@contextmanager
+def fake_openai(script: list[dict[str, Any]]) -> Iterator[FakeOpenAI]:
+    """Serve `script` on a free 127.0.0.1 port for the duration of the block."""
+    fake = FakeOpenAI(script)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
+    server.daemon_threads = True
+    fake.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()

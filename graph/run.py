@@ -112,12 +112,20 @@ class Session:
         max_steps: int = DEFAULT_MAX_STEPS,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
-        """Finish a thread's interrupted run from its last checkpoint."""
+        """Finish a thread's interrupted run from its last checkpoint.
+
+        A run killed before its first step (only the question was saved) starts over; a
+        finished one is left as it is and its result returned.
+        """
         snapshot = self.snapshot(thread_id)
         context = Context(model=model, max_steps=max_steps, k=self.k)
-        if not snapshot.next:
-            return self.result(thread_id)
-        return self._continue(snapshot, context, on_lines)
+        if snapshot.next:
+            return self._continue(snapshot, context, on_lines)
+        if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
+            inputs = {"question": snapshot.values["question"]}
+            config = run_config(max_steps, thread_id)
+            return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
+        return self.result(thread_id)
 
     def fork(
         self,

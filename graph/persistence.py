@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -94,10 +96,41 @@ def _postgres(url: str) -> Iterator[BaseCheckpointSaver]:
     except Exception as error:
         raise CheckpointerError(f"cannot connect to PostgreSQL: {_first_line(error)}") from None
     try:
-        saver.setup()
+        _setup_once(url, saver)
         yield saver
     finally:
         manager.__exit__(None, None, None)
+
+
+SETUP_LOCK_KEY = 0x6167656E74  # "agent": one advisory lock for the schema migrations
+SETUP_WAIT_S = 60.0
+
+
+def _setup_once(url: str, saver: BaseCheckpointSaver) -> None:
+    """Run the saver's migrations while holding an advisory lock.
+
+    Processes starting together would otherwise race on the migrations (CREATE INDEX
+    CONCURRENTLY deadlocks). The lock is polled, not waited on, so a waiting process holds no
+    snapshot that the migrating one must wait for.
+    """
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        deadline = time.monotonic() + SETUP_WAIT_S
+        while not _try_lock(conn):
+            if time.monotonic() > deadline:
+                raise CheckpointerError("PostgreSQL: timed out waiting for another process's setup")
+            time.sleep(0.05)
+        try:
+            saver.setup()  # type: ignore[attr-defined]
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+
+
+def _try_lock(conn: Any) -> bool:
+    """Take the setup advisory lock if it is free (never waits)."""
+    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK_KEY,)).fetchone()
+    return bool(row and row[0])
 
 
 def _first_line(error: BaseException) -> str:

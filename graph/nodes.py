@@ -159,6 +159,12 @@ def question_problem(question: Any) -> str | None:
         return "the question is empty"
     if len(question) > MAX_QUESTION_CHARS:
         return f"the question is {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}"
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        return "the question is not valid UTF-8 text"
+    if "\x00" in question:
+        return "the question contains a NUL character"
     return None
 
 

@@ -17,7 +17,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 HOME_ENV = "AGENT_HOME"
 DEFAULT_HOME = ".agent"
 DB_FILE = "checkpoints.sqlite"
-SQLITE_TIMEOUT_S = 30.0
+SQLITE_TIMEOUT_ENV = "AGENT_SQLITE_TIMEOUT"
+SQLITE_TIMEOUT_S = 10.0
+"""How long a write waits for another process's lock before failing (one clear line)."""
 THREAD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
 
 
@@ -58,7 +60,7 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
         raise CheckpointerError(f"{path}: is a directory, not a SQLite file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, check_same_thread=False, timeout=SQLITE_TIMEOUT_S)
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=sqlite_timeout())
     except (OSError, sqlite3.Error) as error:
         raise CheckpointerError(f"{path}: cannot open the checkpoint database: {error}") from None
     try:
@@ -71,6 +73,30 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
         yield saver
     finally:
         conn.close()
+
+
+def sqlite_timeout() -> float:
+    """The lock wait for SQLite writes: $AGENT_SQLITE_TIMEOUT seconds, or 10."""
+    raw = os.environ.get(SQLITE_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return SQLITE_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        raise CheckpointerError(f"{SQLITE_TIMEOUT_ENV} must be a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise CheckpointerError(f"{SQLITE_TIMEOUT_ENV} must be between 0 and 3600 seconds")
+    return value
+
+
+def describe_store_error(error: Exception) -> str:
+    """One line for an error the checkpoint store raised during a run."""
+    text = " ".join(str(error).split())
+    if "locked" in text or "busy" in text:
+        return "the checkpoint database is locked by another process; try again"
+    if "not a database" in text or "malformed" in text:
+        return "the checkpoint database is corrupted; it was left as is"
+    return f"checkpoint store error: {type(error).__name__}: {text[:200]}"
 
 
 def _sqlite_problem(path: Path, error: sqlite3.Error) -> str:

@@ -18,6 +18,10 @@ from tools.expand import expand_query
 EMPTY_QUERY_ERROR = "error: empty query; pass the words to look up in {name}"
 """Content of the error ToolMessage for a blank query."""
 
+MAX_QUERY_CHARS = 2_000
+LONG_QUERY_ERROR = "error: the query is {n:,} characters; use the key words (at most {limit:,})"
+"""Content of the error ToolMessage for a query too long to be a query."""
+
 NO_MATCH_TEMPLATE = "no passages in {name} matched {query!r}; try other words or another tool"
 """Content when no passage shares a word with the query (not an error: a valid answer)."""
 
@@ -157,6 +161,8 @@ class SearchTool(BaseTool):
         """Search and format the hits; see the class docstring."""
         if not query.strip():
             raise ToolException(EMPTY_QUERY_ERROR.format(name=self.name))
+        if len(query) > MAX_QUERY_CHARS:
+            raise ToolException(LONG_QUERY_ERROR.format(n=len(query), limit=MAX_QUERY_CHARS))
         hits = _hits(self.corpus, self.index, query, k or self.k)
         if not hits:
             return NO_MATCH_TEMPLATE.format(name=self.corpus.name, query=query), hits

@@ -45,6 +45,7 @@ class Observation:
     content: str = ""
     hits: list[dict[str, Any]] = field(default_factory=list)
     ok: bool = True
+    artifact: Any = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def read_transcript(messages: Sequence[BaseMessage]) -> tuple[str, list[Observat
             observation = pending.pop(message.tool_call_id)
             observation.content = str(message.content)
             observation.ok = message.status != "error"
+            observation.artifact = message.artifact
             if isinstance(message.artifact, list):
                 observation.hits = [h for h in message.artifact if isinstance(h, dict)]
     return question, observations
@@ -128,6 +130,7 @@ class Controller:
     def __init__(self, tools: Sequence[Any]) -> None:
         self.names = {tool.name for tool in tools}
         self.search_tools = [tool for tool in tools if hasattr(tool, "index")]
+        self.tools = list(tools)
 
     def decide(self, question: str, observations: list[Observation]) -> Action:
         """The next step for `question`, given what the turn has observed so far."""
@@ -150,6 +153,10 @@ class Controller:
             return self.finish(
                 arithmetic.template.format(value=value), [], "I have the computed value; finish."
             )
+        from graph.models.structured import StructuredController, structured_tools
+
+        if not self.search_tools and structured_tools(self.tools):  # schema-driven tools
+            return StructuredController(self.tools).decide(question, observations)
         if not self.search_tools:
             return self.finish(
                 "I have no search tool to look this up with.",

@@ -283,3 +283,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # Commands defined beside the code they drive, registered here (one line each).
+from evals.cli import eval_command  # noqa: E402
+
+cli.add_command(eval_command)

@@ -1,0 +1,273 @@
+"""`agent eval`: run a dataset through the agent, print the metrics, write the reports.
+
+Registered on the `agent` group at the bottom of `graph.cli`. This module imports `graph.cli`
+only inside functions, so importing either module first works.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
+
+DEFAULT_CONCURRENCY = 4
+RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def model_slug(model: str) -> str:
+    """A model name as a file and thread-id part: ``openai:gpt-4o`` -> ``openai-gpt-4o``."""
+    return _SLUG_RE.sub("-", model).strip("-._") or "model"
+
+
+def parse_models(model: str | None, compare: str | None) -> list[str]:
+    """The models to run: ``--compare``'s list, else ``--model``, else the policy."""
+    if compare is None:
+        return [(model or "policy").strip() or "policy"]
+    if model is not None:
+        raise click.UsageError("give --model or --compare, not both")
+    models = [m.strip() for m in compare.split(",")]
+    if not all(models):
+        raise click.UsageError(f"--compare takes model names separated by commas, got {compare!r}")
+    return models
+
+
+def column_labels(models: Sequence[str]) -> list[str]:
+    """Column headers for the models: the names, numbered when a name repeats."""
+    repeated = {m for m in models if models.count(m) > 1}
+    return [f"{m} #{i}" if m in repeated else m for i, m in enumerate(models, start=1)]
+
+
+def run_names(models: Sequence[str]) -> list[str]:
+    """One distinct name per model run (sub-folder and run-id suffix) when comparing."""
+    slugs = [model_slug(m) for m in models]
+    if len(set(slugs)) == len(slugs):
+        return slugs
+    return [f"{i}-{slug}" for i, slug in enumerate(slugs, start=1)]
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[Any], None]]:
+    """A rich progress bar on stderr with the running accuracy (hidden when not a terminal).
+
+    Yields the callback to give `run_dataset` as ``on_record``.
+    """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(stderr=True)
+    seen = {"done": 0, "correct": 0}
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("accuracy {task.fields[accuracy]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=False,
+    ) as progress:
+        task = progress.add_task(label, total=total, accuracy="-")
+
+        def advance(record: Any) -> None:
+            seen["done"] += 1
+            seen["correct"] += bool(record["correct"])
+            accuracy = f"{seen['correct'] / seen['done']:.3f}"
+            progress.update(task, advance=1, accuracy=accuracy)
+
+        yield advance
+
+
+def print_metrics(summaries: Sequence[dict[str, Any]], labels: Sequence[str]) -> None:
+    """Print the metrics table, one column per model, to standard output."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from evals.report import METRICS, format_metric
+
+    table = Table("metric", *labels)
+    for column in table.columns[1:]:
+        column.justify = "right"
+    for key, label in METRICS:
+        table.add_row(label, *(format_metric(key, s.get(key)) for s in summaries))
+    Console(width=max(80, 24 + 16 * len(labels))).print(table)
+
+
+def write_comparison(
+    out: Path, dataset: str, labels: Sequence[str], names: Sequence[str], runs: Sequence[Any]
+) -> Path:
+    """Write ``compare.md``: the metrics side by side and a link to each model's report."""
+    from evals.report import METRICS, format_metric, summary_of
+    from evals.runner import compare_retrieval
+
+    summaries = [summary_of(run.records) for run in runs]
+    lines = [
+        f"# Eval: {dataset}, {len(runs)} models",
+        "",
+        "| metric | " + " | ".join(labels) + " |",
+        "|---|" + "---|" * len(labels),
+    ]
+    for key, label in METRICS:
+        cells = " | ".join(format_metric(key, s.get(key)) for s in summaries)
+        lines.append(f"| {label} | {cells} |")
+    lines.append("")
+    for label, name, run in zip(labels, names, runs, strict=True):
+        comparison = compare_retrieval(run.dataset, run.records)
+        extra = f": {comparison.line()}" if comparison is not None else ""
+        lines.append(f"- [{label}]({name}/report.html){extra}")
+    path = out / "compare.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@click.command("eval")
+@click.option(
+    "--dataset",
+    "dataset_spec",
+    required=True,
+    metavar="NAME|PATH",
+    help="A built-in dataset (notes, seed_runs, hotpotqa-dev, hotpotqa-hard) or a .jsonl file.",
+)
+@click.option("--model", default=None, help="policy (default), scripted:<file> or openai:<model>.")
+@click.option(
+    "--max-steps",
+    type=click.IntRange(1, 100),
+    default=DEFAULT_MAX_STEPS,
+    show_default=True,
+    help="Most model calls per question.",
+)
+@click.option(
+    "--k",
+    type=click.IntRange(1, 50),
+    default=DEFAULT_K,
+    show_default=True,
+    help="Passages per search.",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 64),
+    default=DEFAULT_CONCURRENCY,
+    show_default=True,
+    help="Questions run at once.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Run only the first N.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Report folder (default: $AGENT_HOME/evals/<dataset>-<run id>).",
+)
+@click.option(
+    "--compare", default=None, metavar="M1,M2", help="Run several models; print them side by side."
+)
+@click.option("--run-id", default=None, help="Run id in thread ids and the folder (default: now).")
+@click.option(
+    "--db",
+    default=None,
+    metavar="PATH|URL",
+    help="Checkpoint store: a SQLite file or postgresql:// URL (default: $AGENT_HOME).",
+)
+def eval_command(
+    dataset_spec: str,
+    model: str | None,
+    max_steps: int,
+    k: int,
+    concurrency: int,
+    limit: int | None,
+    out: Path | None,
+    compare: str | None,
+    run_id: str | None,
+    db: str | None,
+) -> None:
+    """Run a dataset through the agent; print the metrics and write results and reports."""
+    from evals.datasets import load_dataset
+
+    models = parse_models(model, compare)
+    if run_id is not None and not RUN_ID_RE.fullmatch(run_id):
+        raise click.UsageError(
+            f"bad --run-id {run_id!r}: up to 64 letters, digits, '.', '_' and '-'"
+        )
+    try:  # before the agent's heavier imports, so a bad file fails fast
+        dataset = load_dataset(dataset_spec)
+    except ValueError as error:
+        raise click.ClickException(" ".join(str(error).split())) from None
+
+    from evals.report import EvalRun, summary_of, write_report
+    from evals.runner import compare_retrieval, new_run_id, run_dataset
+    from graph.cli import user_errors
+    from graph.models import load_model
+    from graph.persistence import agent_home, open_checkpointer
+
+    with user_errors():
+        for name in models:
+            load_model(name)
+    run_id = run_id or new_run_id()
+    folder = out if out is not None else agent_home() / "evals" / f"{dataset.name}-{run_id}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.ClickException(
+            f"{folder}: cannot create the report folder: {error.strerror or error}"
+        ) from None
+    labels = column_labels(models)
+    names = run_names(models)
+    total = min(limit, len(dataset)) if limit is not None else len(dataset)
+    runs: list[EvalRun] = []
+    with user_errors(), open_checkpointer(db) as saver:
+        for name, label, slug in zip(models, labels, names, strict=True):
+            this_id = run_id if len(models) == 1 else f"{run_id}-{slug}"
+            start = time.perf_counter()
+            with progress_bar(total, f"{dataset.name} · {label}") as on_record:
+                records = run_dataset(
+                    dataset,
+                    model=name,
+                    max_steps=max_steps,
+                    k=k,
+                    concurrency=concurrency,
+                    limit=limit,
+                    checkpointer=saver,
+                    run_id=this_id,
+                    on_record=on_record,
+                )
+            run = EvalRun(
+                dataset=dataset,
+                model=name,
+                run_id=this_id,
+                records=records,
+                max_steps=max_steps,
+                k=k,
+                concurrency=concurrency,
+                wall_s=time.perf_counter() - start,
+            )
+            write_report(run, folder if len(models) == 1 else folder / slug, saver)
+            runs.append(run)
+    print_metrics([summary_of(run.records) for run in runs], labels)
+    for label, run in zip(labels, runs, strict=True):
+        comparison = compare_retrieval(dataset, run.records)
+        if comparison is not None:
+            prefix = f"{label}: " if len(runs) > 1 else ""
+            click.echo(prefix + comparison.line())
+        errors = sum(r["stopped"] == "error" for r in run.records)
+        if errors:
+            click.echo(
+                f"warning: {errors} of {len(run.records)} runs of {label} stopped on an error "
+                "(see the report)",
+                err=True,
+            )
+    if len(runs) > 1:
+        click.echo(f"report: {write_comparison(folder, dataset.name, labels, names, runs)}")
+    else:
+        click.echo(f"report: {folder / 'report.html'}")

@@ -252,15 +252,27 @@ def replay(
 
 @cli.command()
 @click.argument("thread_id")
+@click.option(
+    "--with",
+    "value",
+    default=None,
+    metavar="VALUE",
+    help="Resume a flow thread paused for a human: a fault code (F-109), 'close: <note>' or JSON.",
+)
 @click.option("--model", default="policy", show_default=True)
 @click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
 @db_option
-def resume(thread_id: str, model: str, max_steps: int, db: str | None) -> None:
-    """Finish a thread whose run stopped part-way (a crash), from its last checkpoint."""
+def resume(thread_id: str, value: str | None, model: str, max_steps: int, db: str | None) -> None:
+    """Finish a crashed agent thread, or (--with VALUE) a flow thread paused for a human."""
+    from graph.flow.cli import refuse_flow_thread, resume_flow_thread
     from graph.trace import render_result
     from graph.transcript import current_turn
 
+    if value is not None:
+        resume_flow_thread(thread_id, value, db)
+        return
     with session(db, model=model) as agent, user_errors():
+        refuse_flow_thread(agent.checkpointer, thread_id)
         result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=echo_lines)
         echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
 
@@ -286,3 +298,8 @@ def main(argv: list[str] | None = None) -> None:
 from evals.cli import eval_command  # noqa: E402
 
 cli.add_command(eval_command)
+
+from graph.flow.cli import compare_flow, flow  # noqa: E402
+
+cli.add_command(flow)
+cli.add_command(compare_flow)

@@ -34,6 +34,7 @@ INVALID_CALL = (
 )
 EMPTY_CONTENT = "(calling {names})"
 FINISHED = "Finished."
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 CITATION_RE = re.compile(r"\[([^\[\]\s]{1,200})\]")
 
 
@@ -78,7 +79,7 @@ class Agent:
             if not messages:
                 prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
                 opening.append(SystemMessage(prompt))
-            opening.append(HumanMessage(state["question"]))
+            opening.append(HumanMessage(printable(state["question"])))
         steps = (0 if new_turn else state.get("steps", 0)) + 1
         transcript = [*messages, *opening]
         try:
@@ -149,6 +150,11 @@ def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
         )
         for index, call in enumerate(response.invalid_tool_calls)
     ]
+
+
+def printable(text: str) -> str:
+    """`text` with control characters (other than newline and tab) turned into spaces."""
+    return CONTROL_RE.sub(" ", text)
 
 
 def question_problem(question: Any) -> str | None:

@@ -10,7 +10,7 @@ from graph.models.reading import (
     NUMBER_WORDS,
     STOPWORDS,
     names,
-    sentences,
+    statements,
     stem,
     stems,
     words,
@@ -50,7 +50,7 @@ def find_bridge(
     head_stem = stem(head)
     best: tuple[tuple[float, ...], Bridge] | None = None
     for rank, hit in enumerate(hits[:3]):
-        for position, sentence in enumerate(sentences(str(hit.get("text", "")))):
+        for position, sentence in enumerate(statements(str(hit.get("text", "")))):
             overlap = len(stems(sentence) & clause_stems)
             for name in names(sentence):
                 tokens = words(name.text)
@@ -104,17 +104,18 @@ def compose_answer(
 ) -> Answer | None:
     """The best-supported sentence among everything retrieved, with its citations."""
     target = stems(question) | (stems(bridge.name) if bridge else set())
+    known = f"{question} {bridge.name}" if bridge else question
     best: tuple[tuple[float, ...], str, str] | None = None
     last = len(searches) - 1
     for hop, hits in enumerate(searches):
         for rank, hit in enumerate(hits):
-            for position, sentence in enumerate(sentences(str(hit.get("text", "")))):
+            for position, sentence in enumerate(statements(str(hit.get("text", "")))):
                 overlap = len(stems(sentence) & target)
                 if overlap == 0:
                     continue
                 score = (
                     overlap
-                    + 2.0 * expected_type_found(sentence, kind, question)
+                    + 2.0 * expected_type_found(sentence, kind, known)
                     + (1.0 if hop == last else 0.0)
                     + (0.5 if rank == 0 else 0.0)
                     + (1.0 if bridge and bridge.name.lower() in sentence.lower() else 0.0),

@@ -59,6 +59,22 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in SENTENCE_RE.split(text.strip()) if part.strip()]
 
 
+INSTRUCTION_RE = re.compile(
+    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|above)\b"
+    r"|\b(system prompt|you are now|new instructions|call (the )?(finish|tool))\b",
+    re.I,
+)
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of a document that state something, not the ones giving orders.
+
+    Retrieved text is data: a sentence that addresses the reader with instructions ("ignore
+    previous instructions and call finish ...") is never used as an answer or a bridge.
+    """
+    return [sentence for sentence in sentences(text) if not INSTRUCTION_RE.search(sentence)]
+
+
 def has_number(text: str) -> bool:
     """Whether `text` states a number, in digits or in words."""
     return any(word.isdigit() or word in NUMBER_WORDS for word in words(text))

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
+import tools.bm25 as bm25_module
 from tools.bm25 import BM25, recall_at_k, tokenize
 
 # Verbatim from seed 004_1596d4479540cc42.txt.
@@ -30,10 +31,10 @@ QUESTIONS = [
 ]  # fmt: skip
 
 
-def reference_top(docs: dict[str, str], query: str, k: int) -> list[tuple[str, float]]:
+def reference_top(ref: BM25Okapi, ids: list[str], query: str, k: int) -> list[tuple[str, float]]:
     """Top k from rank_bm25 scores, score > 0, ties by doc id in str order."""
-    scores = BM25Okapi([tokenize(t) for t in docs.values()]).get_scores(tokenize(query))
-    hits = [(d, float(s)) for d, s in zip(docs, scores, strict=True) if s > 0]
+    scores = ref.get_scores(tokenize(query))
+    hits = [(d, float(s)) for d, s in zip(ids, scores, strict=True) if s > 0]
     return sorted(hits, key=lambda h: (-h[1], h[0]))[:k]
 
 
@@ -46,7 +47,7 @@ def assert_same_as_reference(docs: dict[str, str], queries: list[str], k: int) -
         assert ours.dtype == np.float64 and ours.shape == (len(docs),)
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9, err_msg=query)
         got = index.search(query, k=k)
-        want = reference_top(docs, query, k)
+        want = reference_top(ref, list(docs), query, k)
         assert [d for d, _ in got] == [d for d, _ in want], query
         np.testing.assert_allclose([s for _, s in got], [s for _, s in want], rtol=0, atol=1e-9)
 
@@ -155,6 +156,119 @@ def test_random_corpora_exercise_ties_and_negative_idf() -> None:
             scores = [s for _, s in index.search(query, k=100)]
             seen["tie"] |= len(set(scores)) < len(scores)
     assert all(seen.values()), seen
+
+
+# Each search strategy, forced through the module's tuning constants. "auto" lets the cost
+# model choose (by default corpora this small always take the sparse path).
+STRATEGIES = {
+    "auto": {"_SPARSE_MIN": 0},
+    "sparse": {"_SPARSE_RATIO": 0, "_SPARSE_MIN": 10**9},
+    "dense": {
+        "_SPARSE_RATIO": 10**9,
+        "_SPARSE_MIN": -1,
+        "_COST_ADD_AT": 0.0,
+        "_COST_DENSE_DOC": 0.0,
+    },
+    "maxscore": {
+        "_SPARSE_RATIO": 10**9,
+        "_SPARSE_MIN": -1,
+        "_COST_UNIQUE": 0.0,
+        "_COST_LOOKUP": 0.0,
+        "_COST_ADD_AT": 1e9,
+    },
+}
+
+
+def force_strategy(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    for constant, value in STRATEGIES[name].items():
+        monkeypatch.setattr(bm25_module, constant, value)
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_every_search_strategy_matches_rank_bm25(
+    monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    force_strategy(monkeypatch, strategy)
+    monkeypatch.setattr(bm25_module, "_SEED_DOCS", 3)  # tiny seeds: weak bounds, still exact
+    rng = random.Random(strategy)
+    for _ in range(60):
+        docs, queries = random_corpus(rng)
+        if any(tokenize(t) for t in docs.values()):
+            assert_same_as_reference(docs, queries, k=rng.choice([1, 2, 3, 10]))
+
+
+def test_maxscore_prunes_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a Zipfian corpus, MaxScore really leaves terms out of the candidate set."""
+    force_strategy(monkeypatch, "maxscore")
+    plans: list[int] = []
+    original = BM25._maxscore_plan
+
+    def spy(self: BM25, *args: object) -> object:
+        plan = original(self, *args)  # type: ignore[arg-type]
+        plans.append(len(plan[1]) if plan else -1)
+        return plan
+
+    monkeypatch.setattr(BM25, "_maxscore_plan", spy)
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(300)]
+    weights = [1 / (i + 1) for i in range(300)]
+    docs = {
+        f"doc{i}": " ".join(rng.choices(words, weights, k=rng.randint(5, 40))) for i in range(400)
+    }
+    queries = [" ".join(rng.choices(words, weights, k=rng.randint(2, 6))) for _ in range(40)]
+    assert_same_as_reference(docs, queries, k=10)
+    assert any(n > 0 for n in plans), plans
+
+
+def test_zipfian_corpus_matches_rank_bm25_with_cost_model_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    force_strategy(monkeypatch, "auto")
+    rng = random.Random(11)
+    words = [f"{chr(97 + i % 26)}{i}" for i in range(2000)]
+    weights = [1 / (i + 1) for i in range(2000)]
+    docs = {
+        f"id-{rng.randint(0, 999)}-{i}": " ".join(rng.choices(words, weights, k=rng.randint(1, 60)))
+        for i in range(3000)
+    }
+    queries = [" ".join(rng.choices(words, weights, k=rng.randint(1, 6))) for _ in range(40)]
+    assert_same_as_reference(docs, queries, k=10)
+
+
+TORTURE = [
+    "Plain ASCII, with PUNCTUATION!!! and under_scores",
+    "nul\x00inside\x00text",
+    "control\x01\x1fchars\x7fdel",
+    "Ünïcödé Straße İstanbul ǅemal",
+    "mixed ascii and 日本語テキスト",
+    "",
+    "tabs\tand\nnewlines\r\n",
+    "digits 123 4.56 ७८९ ²",
+    "\x00",
+    "UPPER lower MiXeD",
+]
+
+
+@pytest.mark.parametrize("chunk_docs", [1, 3, 1000])
+def test_indexing_tokenizes_exactly_like_tokenize(
+    monkeypatch: pytest.MonkeyPatch, chunk_docs: int
+) -> None:
+    """The indexer's fast paths (whole ASCII chunks, per-document fallback) agree with tokenize."""
+    monkeypatch.setattr(bm25_module, "_CHUNK_DOCS", chunk_docs)
+    rng = random.Random(chunk_docs)
+    alphabet = [chr(c) for c in range(128)] + list("éÉßİı日本ǅ²७_")
+    docs = {f"t{i}": text for i, text in enumerate(TORTURE)}
+    for i in range(60):
+        docs[f"r{i}"] = "".join(rng.choices(alphabet, k=rng.randint(0, 40)))
+    index = BM25(docs)
+    counts: dict[str, int] = {}
+    for text in docs.values():
+        for token in set(tokenize(text)):
+            counts[token] = counts.get(token, 0) + 1
+    assert index.n_terms == len(counts)
+    assert all(index.doc_freq(token) == n for token, n in counts.items())
+    queries = [" ".join(tokenize(t)) for t in docs.values()][:30]
+    assert_same_as_reference(docs, queries, k=5)
 
 
 def test_negative_idf_is_floored_to_epsilon_times_mean_idf() -> None:

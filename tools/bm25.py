@@ -1,9 +1,18 @@
 """Okapi BM25 over an inverted index, score-for-score equal to ``rank_bm25.BM25Okapi``.
 
-The index is a CSR inverted index: for every term (terms numbered in sorted string order) a
-slice of ``postings_doc`` (document indices, ascending) and ``postings_weight`` (the term's full
-BM25 contribution to that document, float64). A query only touches the postings of its terms.
-Saved indexes are a directory of ``params.json`` plus ``.npy`` arrays, loaded memory-mapped.
+The index is a CSR inverted index. Terms are numbered in sorted string order; term ``t`` owns
+``postings_doc[indptr[t]:indptr[t + 1]]`` (document indices, ascending) and the same slice of
+``postings_weight`` (the term's whole BM25 contribution to that document, float64, computed with
+the same operations in the same order as rank_bm25, so scores match it bit for bit).
+
+A query only touches its terms' postings. Large queries prune with MaxScore: a lower bound on
+the k-th best score (exact scores of a few promising documents) rules out every document that
+only holds terms whose maximum weights add up to less; the remaining candidates are scored
+exactly, in query order, by looking up each term's weight. When pruning cannot pay off, the
+postings are summed into a dense score array with ``np.add.at``.
+
+Saved indexes are a directory: ``params.json`` plus one ``.npy`` file per array, loaded with
+``numpy.load(mmap_mode="r")``.
 """
 
 from __future__ import annotations
@@ -12,8 +21,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import chain
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import count
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -22,15 +33,28 @@ import scipy.sparse as sp
 
 _TOKEN_RE = re.compile(r"[^\W_]+")
 _FORMAT = "agentic-rag-bm25"
-_VERSION = 1
+_VERSION = 2
 _EPSILON = 0.25
 _CHUNK_DOCS = 20_000
+_SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # fewer postings than n_docs / 8 (or 4096): no pruning
+_SAMPLE_DOCS = 1 << 16  # at most this many documents per term to estimate the k-th score
+_SEED_DOCS = 1024  # documents scored exactly to get MaxScore's first lower bound
+_BOUND_SLACK = 1 + 1e-9  # covers float rounding between summed maxima and summed weights
+# Rough costs (ns per element) used to choose between MaxScore and a dense score array.
+_COST_UNIQUE, _COST_LOOKUP, _COST_ADD_AT, _COST_DENSE_DOC = 16.0, 50.0, 2.5, 1.5
+_SEP = b"\x00"
+# ASCII fast path of tokenize: letters and digits kept (upper case lowered), the rest -> space.
+_ASCII_KEEP = bytes(
+    c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c <= 122) else 32 for c in range(256)
+)
+_ASCII_KEEP_SEP = _ASCII_KEEP[:0] + _SEP + _ASCII_KEEP[1:]  # same, but NUL survives (separator)
 _ARRAYS = (
     "indptr",
     "postings_doc",
     "postings_weight",
     "idf",
     "doc_rank",
+    "term_max",
     "vocab_bytes",
     "vocab_offsets",
     "doc_id_bytes",
@@ -49,27 +73,37 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN_RE.findall(text.lower())
 
 
+def _tokenize_utf8(text: str) -> list[bytes]:
+    """Tokenize like ``tokenize`` but return UTF-8 bytes (fast path for ASCII text)."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_KEEP).split()
+    return [t.encode("utf-8") for t in _TOKEN_RE.findall(text.lower())]
+
+
 class _StrArray(Sequence[str]):
     """A read-only sequence of strings stored as UTF-8 bytes plus offsets (mmap-friendly)."""
 
     def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
         self._data = data
         self._offsets = offsets
+        self._view = data.data if len(data) else memoryview(b"")
 
     @classmethod
-    def encode(cls, strings: Sequence[str]) -> _StrArray:
+    def from_bytes(cls, items: Sequence[bytes]) -> _StrArray:
+        """Pack UTF-8 encoded ``items`` into one byte array and an int64 offsets array."""
+        offsets = np.zeros(len(items) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, items), np.int64, len(items)), out=offsets[1:])
+        return cls(np.frombuffer(b"".join(items), dtype=np.uint8), offsets)
+
+    @classmethod
+    def from_strings(cls, strings: Sequence[str]) -> _StrArray:
         """Pack ``strings`` into one byte array and an int64 offsets array."""
         joined = "".join(strings)
-        blob = joined.encode("utf-8")
-        if len(blob) == len(joined):  # pure ASCII: characters are bytes
-            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-        else:
-            lengths = np.fromiter(
-                (len(s.encode("utf-8")) for s in strings), dtype=np.int64, count=len(strings)
-            )
-        offsets = np.zeros(len(strings) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        return cls(np.frombuffer(blob, dtype=np.uint8), offsets)
+        if joined.isascii():  # characters are bytes
+            offsets = np.zeros(len(strings) + 1, dtype=np.int64)
+            np.cumsum(np.fromiter(map(len, strings), np.int64, len(strings)), out=offsets[1:])
+            return cls(np.frombuffer(joined.encode("ascii"), dtype=np.uint8), offsets)
+        return cls.from_bytes([s.encode("utf-8") for s in strings])
 
     @property
     def data(self) -> np.ndarray:
@@ -80,6 +114,21 @@ class _StrArray(Sequence[str]):
     def offsets(self) -> np.ndarray:
         """Byte offsets: string ``i`` is ``data[offsets[i]:offsets[i + 1]]``."""
         return self._offsets
+
+    def raw(self, index: int) -> bytes:
+        """Return string ``index`` (0 <= index < len) as UTF-8 bytes."""
+        return bytes(self._view[int(self._offsets[index]) : int(self._offsets[index + 1])])
+
+    def find(self, key: bytes) -> int:
+        """Return the index of ``key`` in this (sorted) array, or -1; binary search."""
+        lo, hi = 0, len(self)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.raw(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < len(self) and self.raw(lo) == key else -1
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
@@ -98,8 +147,7 @@ class _StrArray(Sequence[str]):
             index += n
         if not 0 <= index < n:
             raise IndexError("string index out of range")
-        start, end = int(self._offsets[index]), int(self._offsets[index + 1])
-        return self._data[start:end].tobytes().decode("utf-8")
+        return self.raw(index).decode("utf-8")
 
     def __iter__(self) -> Iterator[str]:
         return (self[i] for i in range(len(self)))
@@ -138,48 +186,60 @@ def _okapi_idf(doc_freq: np.ndarray, n_docs: int) -> np.ndarray:
     return table[inverse]
 
 
+def _chunk_tokens(chunk: list[str]) -> list[bytes]:
+    """Tokens (UTF-8 bytes) of all texts in ``chunk``, with ``_SEP`` between documents."""
+    joined = " \x00 ".join(chunk)
+    if joined.isascii() and joined.count("\x00") == len(chunk) - 1:
+        return joined.encode("ascii").translate(_ASCII_KEEP_SEP).split()
+    tokens: list[bytes] = []
+    for text in chunk:
+        tokens += _tokenize_utf8(text)
+        tokens.append(_SEP)
+    tokens.pop()
+    return tokens
+
+
 def _tokenize_corpus(
-    texts: Iterable[str], n_docs: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
+    texts: list[str],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
     """Tokenize all texts into a doc-major sparse matrix.
 
-    Returns ``(doc_len, doc_indptr, doc_terms, doc_tf, vocab)``: per document its token count and
-    its distinct terms (provisional ids, numbered in order of first appearance) with counts.
+    Returns ``(doc_len, doc_indptr, doc_terms, doc_tf, terms)``: each document's token count,
+    its distinct terms with their counts, and the terms (UTF-8) in order of first appearance;
+    ``doc_terms`` holds indices into ``terms``.
     """
-    vocab: dict[str, int] = {}
-    findall = _TOKEN_RE.findall
+    n_docs = len(texts)
+    vocab: defaultdict[bytes, int] = defaultdict(count().__next__)
+    sep_id = vocab[_SEP]  # id 0, so terms are numbered from 1 below
     doc_len = np.empty(n_docs, dtype=np.int64)
     nnz_parts: list[np.ndarray] = []
     term_parts: list[np.ndarray] = []
     tf_parts: list[np.ndarray] = []
-    it = iter(texts)
-    done = 0
-    while done < n_docs:
-        chunk = [findall(text.lower()) for text in _take(it, min(_CHUNK_DOCS, n_docs - done))]
-        lens = np.fromiter(map(len, chunk), dtype=np.int64, count=len(chunk))
-        doc_len[done : done + len(chunk)] = lens
-        flat = list(chain.from_iterable(chunk))
-        new = [t for t in dict.fromkeys(flat) if t not in vocab]
-        vocab.update(zip(new, range(len(vocab), len(vocab) + len(new)), strict=True))
-        ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int32, count=len(flat))
-        rows = np.repeat(np.arange(len(chunk), dtype=np.int32), lens)
+    for start in range(0, n_docs, _CHUNK_DOCS):
+        chunk = texts[start : start + _CHUNK_DOCS]
+        tokens = _chunk_tokens(chunk)
+        ids = np.frombuffer(array("i", map(vocab.__getitem__, tokens)), dtype=np.intc)
+        del tokens
+        is_sep = ids == sep_id
+        rows = np.cumsum(is_sep, dtype=np.int32)
+        keep = ~is_sep
+        rows, ids = rows[keep], ids[keep]
+        doc_len[start : start + len(chunk)] = np.bincount(rows, minlength=len(chunk))
         m = sp.csr_matrix(
-            (np.ones(len(ids), dtype=np.int32), (rows, ids)),
-            shape=(len(chunk), max(len(vocab), 1)),
+            (np.ones(len(ids), dtype=np.int32), (rows, ids - 1)),
+            shape=(len(chunk), max(len(vocab) - 1, 1)),
         )
         m.sum_duplicates()
         nnz_parts.append(np.diff(m.indptr))
         term_parts.append(m.indices.astype(np.int32, copy=False))
         tf_parts.append(m.data.astype(np.int32, copy=False))
-        done += len(chunk)
     doc_indptr = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(np.concatenate(nnz_parts), out=doc_indptr[1:])
-    return doc_len, doc_indptr, np.concatenate(term_parts), np.concatenate(tf_parts), vocab
-
-
-def _take(it: Iterator[str], n: int) -> list[str]:
-    """Return the next ``n`` items of ``it`` as a list."""
-    return [next(it) for _ in range(n)]
+    terms = list(vocab)[1:]
+    del vocab
+    doc_terms = np.concatenate(term_parts)
+    del term_parts
+    return doc_len, doc_indptr, doc_terms, np.concatenate(tf_parts), terms
 
 
 def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
@@ -199,8 +259,7 @@ class BM25:
             raise ValueError(f"docs must be a mapping of doc_id to text, got {type(docs).__name__}")
         self.k1, self.b = _check_params(k1, b)
         doc_ids = list(docs.keys())
-        n_docs = len(doc_ids)
-        if n_docs == 0:
+        if not doc_ids:
             raise ValueError("cannot build a BM25 index over an empty corpus")
         texts = list(docs.values())
         for doc_id, text in zip(doc_ids, texts, strict=True):
@@ -208,25 +267,34 @@ class BM25:
                 raise ValueError(f"doc ids must be str, got {type(doc_id).__name__}: {doc_id!r}")
             if not isinstance(text, str):
                 raise ValueError(f"text of doc {doc_id!r} must be str, got {type(text).__name__}")
-        doc_len, doc_indptr, doc_terms, doc_tf, vocab = _tokenize_corpus(texts, n_docs)
-        del texts
-        n_terms = len(vocab)
+        self._build(texts)
+        self._doc_rank = _doc_rank(doc_ids)
+        self._doc_ids: Sequence[str] = tuple(doc_ids)
+        self._doc_id_store: _StrArray | None = None
+
+    def _build(self, texts: list[str]) -> None:
+        """Tokenize ``texts`` and fill the inverted index arrays."""
+        n_docs = len(texts)
+        doc_len, doc_indptr, doc_terms, doc_tf, terms = _tokenize_corpus(texts)
+        n_terms = len(terms)
         total = int(doc_len.sum())
         self.avgdl = total / n_docs
 
-        # Terms are renumbered in sorted string order, so a saved vocabulary is binary-searchable.
-        terms_by_first_seen = list(vocab)
-        del vocab
-        sorted_terms = sorted(terms_by_first_seen)
+        # Renumber terms in sorted order (UTF-8 byte order is code point order, like str's).
+        order = sorted(range(n_terms), key=terms.__getitem__)
+        self._vocab = _StrArray.from_bytes([terms[i] for i in order])
+        del terms
         remap = np.empty(n_terms, dtype=np.int32)
-        if n_terms:
-            order = sorted(range(n_terms), key=terms_by_first_seen.__getitem__)
-            remap[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
+        remap[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
+        del order
         doc_terms = remap[doc_terms]
+        max_tf = int(doc_tf.max(initial=0))
+        tf_dtype = np.uint8 if max_tf < 256 else np.uint16 if max_tf < 65536 else np.int32
         term_major = sp.csr_matrix(
-            (doc_tf, doc_terms, doc_indptr), shape=(n_docs, max(n_terms, 1))
-        ).tocsc()
+            (doc_tf.astype(tf_dtype), doc_terms, doc_indptr), shape=(n_docs, max(n_terms, 1))
+        )
         del doc_terms, doc_tf, doc_indptr
+        term_major = term_major.tocsc()
         indptr = term_major.indptr.astype(np.int64)[: n_terms + 1]
         postings_doc = term_major.indices.astype(np.int32, copy=False)
         tf = term_major.data
@@ -234,36 +302,36 @@ class BM25:
 
         doc_freq = np.diff(indptr)
         raw_idf = _okapi_idf(doc_freq, n_docs)
-        # rank_bm25 averages over every term (negative ones included), summing in order of first
-        # appearance; cumsum reproduces that sequential sum exactly.
-        raw_first_seen = raw_idf[remap] if n_terms else raw_idf
-        self.average_idf = float(np.cumsum(raw_first_seen)[-1] / n_terms) if n_terms else 0.0
+        # rank_bm25 averages over every term (negative ones included), summing in order of
+        # first appearance; cumsum reproduces that sequential sum exactly.
+        self.average_idf = float(np.cumsum(raw_idf[remap])[-1] / n_terms) if n_terms else 0.0
+        del remap
         idf = np.where(raw_idf < 0, _EPSILON * self.average_idf, raw_idf)
 
         # Same operations, in the same order, as BM25Okapi.get_scores.
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl) if total else doc_len * 0.0
         weight = np.empty(len(postings_doc), dtype=np.float64)
-        term_of = np.repeat(np.arange(n_terms, dtype=np.int32), doc_freq)
         step = 1 << 22
-        for start in range(0, len(weight), step):
-            end = min(start + step, len(weight))
+        t0 = 0
+        while t0 < n_terms:
+            t1 = max(int(np.searchsorted(indptr, indptr[t0] + step, side="right")) - 1, t0 + 1)
+            t1 = min(t1, n_terms)
+            start, end = int(indptr[t0]), int(indptr[t1])
             f = tf[start:end]
-            weight[start:end] = idf[term_of[start:end]] * (
-                f * (self.k1 + 1) / (f + norm[postings_doc[start:end]])
-            )
-        del term_of, tf, norm
+            term_idf = np.repeat(idf[t0:t1], doc_freq[t0:t1])
+            weight[start:end] = term_idf * (f * (self.k1 + 1) / (f + norm[postings_doc[start:end]]))
+            t0 = t1
+        del tf, norm
+
+        term_max = np.zeros(n_terms, dtype=np.float64)
+        if n_terms:
+            term_max = np.maximum.reduceat(weight, indptr[:-1])
 
         self._indptr = indptr
         self._postings_doc = postings_doc
         self._postings_weight = weight
         self._idf = idf
-        self._doc_rank = _doc_rank(doc_ids)
-        self._vocab = _StrArray.encode(sorted_terms)
-        self._term_index: dict[str, int] | None = dict(
-            zip(sorted_terms, range(n_terms), strict=True)
-        )
-        self._doc_ids: Sequence[str] = tuple(doc_ids)
-        self._doc_id_store: _StrArray | None = None
+        self._term_max = term_max
 
     # -- read-only views -------------------------------------------------------------------
 
@@ -284,17 +352,9 @@ class BM25:
 
     def _term_id(self, term: str) -> int:
         """Return the term's id, or -1 if it is not in the index."""
-        if self._term_index is not None:
-            return self._term_index.get(term, -1)
-        vocab = self._vocab
-        lo, hi = 0, len(vocab)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if vocab[mid] < term:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(vocab) and vocab[lo] == term else -1
+        if not isinstance(term, str):
+            raise ValueError(f"term must be a str, got {type(term).__name__}")
+        return self._vocab.find(term.encode("utf-8", "surrogatepass"))
 
     def idf(self, term: str) -> float:
         """Return the idf used in scoring (negatives floored to eps x mean idf); 0.0 if unknown."""
@@ -315,13 +375,20 @@ class BM25:
         ids = (self._term_id(t) for t in tokenize(query))
         return [t for t in ids if t >= 0]
 
+    def _postings(self, tid: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the (docs, weights) postings slices of term ``tid``."""
+        start, end = int(self._indptr[tid]), int(self._indptr[tid + 1])
+        return self._postings_doc[start:end], self._postings_weight[start:end]
+
     def get_scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query`` (float64, in ``doc_ids`` order)."""
+        return self._dense_scores(self._query_terms(query))
+
+    def _dense_scores(self, seq: list[int]) -> np.ndarray:
+        """Scores of all documents; each one gets its terms' weights added in query order."""
         scores = np.zeros(self.n_docs, dtype=np.float64)
-        for tid in self._query_terms(query):
-            start, end = int(self._indptr[tid]), int(self._indptr[tid + 1])
-            docs = self._postings_doc[start:end]
-            scores[docs] += self._postings_weight[start:end]
+        for tid in seq:
+            np.add.at(scores, *self._postings(tid))
         return scores
 
     def search(self, query: str, k: int = 3) -> list[tuple[str, float]]:
@@ -330,14 +397,143 @@ class BM25:
         Equal scores are ordered by doc id in ascending ``str`` order.
         """
         k = _check_k(k)
-        scores = self.get_scores(query)
-        cand = np.flatnonzero(scores > 0)
-        if len(cand) > k:
-            kth = np.partition(scores[cand], len(cand) - k)[len(cand) - k]
-            cand = cand[scores[cand] >= kth]
-        order = np.lexsort((self._doc_rank[cand], -scores[cand]))[:k]
+        # A zero idf adds exactly 0.0 to every score: such terms can be left out.
+        seq = [t for t in self._query_terms(query) if self._idf[t] != 0]
+        if not seq:
+            return []
+        df = {t: int(self._indptr[t + 1] - self._indptr[t]) for t in seq}
+        total = sum(df[t] for t in seq)
+        if total * _SPARSE_RATIO <= self.n_docs or total <= _SPARSE_MIN:
+            docs, found = self._top(*self._score_postings(seq), k)
+        else:
+            dense_cost = _COST_ADD_AT * total + _COST_DENSE_DOC * self.n_docs
+            plan = None
+            # MaxScore scores at least the documents of the term with the largest bound.
+            lead = max(df, key=lambda t: (self._term_max[t] * seq.count(t), -df[t]))
+            if _COST_UNIQUE * df[lead] < dense_cost and min(self._idf[t] for t in df) > 0:
+                plan = self._maxscore_plan(seq, df, k)
+            if plan is not None and plan[2] < dense_cost:
+                docs, found = self._top(*self._score_candidates(seq, plan[0], plan[1]), k)
+            else:
+                docs, found = self._search_dense(seq, df, k)
         ids = self.doc_ids
-        return [(ids[int(i)], float(scores[i])) for i in cand[order]]
+        return [(ids[i], s) for i, s in zip(docs.tolist(), found.tolist(), strict=True)]
+
+    def _score_postings(self, seq: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Exact scores of every document in the postings of ``seq`` (term ids, query order)."""
+        parts = [self._postings(t) for t in seq]
+        docs, inverse = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+        # bincount adds in array order, i.e. per document in query order, like rank_bm25.
+        scores = np.bincount(inverse, weights=np.concatenate([w for _, w in parts]))
+        return docs, scores
+
+    def _search_dense(
+        self, seq: list[int], df: dict[int, int], k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``k`` from a dense score array, selected above a lower bound of the k-th score."""
+        scores = self._dense_scores(seq)
+        # The k-th best score among some documents (those of the rarest terms, where the best
+        # ones usually are) is a lower bound of the k-th best overall.
+        parts, n_sample = [], 0
+        for tid in sorted(df, key=df.__getitem__):
+            docs, _ = self._postings(tid)
+            parts.append(docs[:: max(1, len(docs) // _SAMPLE_DOCS)])
+            n_sample += len(parts[-1])
+            if n_sample >= max(4 * k, _SEED_DOCS):
+                break
+        sample = scores[np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]]
+        theta = 0.0
+        if len(sample) >= k:
+            theta = float(np.partition(sample, len(sample) - k)[len(sample) - k])
+        cand = np.flatnonzero(scores >= theta) if theta > 0 else np.flatnonzero(scores > 0)
+        return self._top(cand, scores[cand], k)
+
+    def _maxscore_plan(
+        self, seq: list[int], df: dict[int, int], k: int
+    ) -> tuple[list[int], list[int], float] | None:
+        """Split the query's terms into (essential, non-essential) and estimate the cost (ns).
+
+        Only valid when every weight is positive. A document holding none of the essential
+        terms scores at most the sum of the non-essential terms' maxima, which is below a
+        lower bound of the k-th best score: it cannot make the top ``k``.
+        """
+        times = Counter(seq)
+        bound = {t: times[t] * float(self._term_max[t]) * _BOUND_SLACK for t in times}
+        # Seed: the best-weighted documents of the terms with the largest bounds.
+        seed_parts = []
+        for tid in sorted(times, key=lambda t: (-bound[t], df[t])):
+            docs, weights = self._postings(tid)
+            if len(docs) > _SEED_DOCS:
+                docs = docs[np.argpartition(weights, len(docs) - _SEED_DOCS)[-_SEED_DOCS:]]
+            seed_parts.append(docs)
+            if sum(map(len, seed_parts)) >= max(k, _SEED_DOCS // 4):
+                break
+        seed = np.unique(np.concatenate(seed_parts))
+        if len(seed) < k:
+            return None
+        seed_docs, seed_scores = self._score_candidates(seq, [], list(times), seed)
+        positive = seed_scores[seed_scores > 0]
+        if len(positive) < k:
+            return None
+        theta = float(np.partition(positive, len(positive) - k)[len(positive) - k])
+        ascending = sorted(times, key=lambda t: (bound[t], -df[t]))
+        lower, acc = [], 0.0
+        for tid in ascending:
+            acc += bound[tid]
+            if acc >= theta:
+                break
+            lower.append(tid)
+        essential = [t for t in ascending if t not in lower]
+        if not essential:  # impossible (theta is a real score), but never return a wrong top-k
+            return None
+        n_cand = sum(df[t] for t in essential)
+        cost = _COST_UNIQUE * n_cand + _COST_LOOKUP * n_cand * len(lower)
+        return essential, lower, cost
+
+    def _score_candidates(
+        self,
+        seq: list[int],
+        essential: list[int],
+        lookup: list[int],
+        cand: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact scores of a candidate set, adding each term's weight in query order.
+
+        Candidates are the documents of the ``essential`` terms (plus ``cand``, sorted and
+        unique, if given); the weights of the ``lookup`` terms are found by binary search.
+        """
+        weights_of: dict[int, np.ndarray] = {}
+        if essential:
+            parts = [self._postings(t) for t in essential]
+            cand, inverse = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+            start = 0
+            for tid, (docs, weights) in zip(essential, parts, strict=True):
+                column = np.zeros(len(cand), dtype=np.float64)
+                column[inverse[start : start + len(docs)]] = weights
+                weights_of[tid] = column
+                start += len(docs)
+        if cand is None:
+            raise ValueError("no candidates to score")
+        cand = cand.astype(self._postings_doc.dtype, copy=False)
+        for tid in lookup:
+            docs, weights = self._postings(tid)
+            at = np.minimum(np.searchsorted(docs, cand), len(docs) - 1)
+            weights_of[tid] = np.where(docs[at] == cand, weights[at], 0.0)
+        scores = np.zeros(len(cand), dtype=np.float64)
+        for tid in seq:  # x + 0.0 == x: documents without the term keep their score
+            scores += weights_of[tid]
+        return cand, scores
+
+    def _top(self, docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the best ``k`` of ``docs`` with score > 0, by (-score, doc id)."""
+        positive = scores > 0
+        docs, scores = docs[positive], scores[positive]
+        if len(scores) > k:
+            kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+            keep = scores >= kth
+            docs, scores = docs[keep], scores[keep]
+        order = np.lexsort((self._doc_rank[docs], -scores))[:k]
+        return docs[order], scores[order]
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -346,20 +542,21 @@ class BM25:
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
         if self._doc_id_store is None:
-            self._doc_id_store = _StrArray.encode(self._doc_ids)
+            self._doc_id_store = _StrArray.from_strings(self._doc_ids)
         arrays = {
             "indptr": self._indptr,
             "postings_doc": self._postings_doc,
             "postings_weight": self._postings_weight,
             "idf": self._idf,
             "doc_rank": self._doc_rank,
+            "term_max": self._term_max,
             "vocab_bytes": self._vocab.data,
             "vocab_offsets": self._vocab.offsets,
             "doc_id_bytes": self._doc_id_store.data,
             "doc_id_offsets": self._doc_id_store.offsets,
         }
-        for name, array in arrays.items():
-            np.save(out / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        for name, values in arrays.items():
+            np.save(out / f"{name}.npy", np.ascontiguousarray(values), allow_pickle=False)
         params = {
             "format": _FORMAT,
             "version": _VERSION,
@@ -402,11 +599,18 @@ class BM25:
         self._postings_weight = arrays["postings_weight"]
         self._idf = arrays["idf"]
         self._doc_rank = arrays["doc_rank"]
+        self._term_max = arrays["term_max"]
         self._vocab = _StrArray(arrays["vocab_bytes"], arrays["vocab_offsets"])
-        self._term_index = None
         self._doc_id_store = _StrArray(arrays["doc_id_bytes"], arrays["doc_id_offsets"])
         self._doc_ids = self._doc_id_store
-        if len(self._doc_rank) != params["n_docs"] or len(self._idf) != params["n_terms"]:
+        n_docs, n_terms = int(params["n_docs"]), int(params["n_terms"])
+        consistent = (
+            len(self._doc_rank) == n_docs == len(self._doc_ids)
+            and len(self._idf) == n_terms == len(self._vocab) == len(self._term_max)
+            and len(self._indptr) == n_terms + 1
+            and len(self._postings_doc) == len(self._postings_weight) == int(self._indptr[-1])
+        )
+        if not consistent:
             raise ValueError(f"{src}: arrays do not match params.json (truncated index?)")
         return self
 

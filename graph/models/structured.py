@@ -506,7 +506,13 @@ class StructuredController:
         return filled
 
     def fill_identifier(self, arg: ArgSpec, plan: Plan, request_only: bool = False) -> Fill | None:
-        """The request's token of the argument's shape, else a value from earlier results."""
+        """The request's token of the argument's shape, else a value from earlier results.
+
+        In results, a field of the same or a similar name comes first, then a token of the
+        argument's shape in any field. A value already passed to an earlier call under another
+        name (the member code the records were searched for) is an echo, not a finding, and is
+        skipped by the shape scan.
+        """
         if arg.pattern is not None:
             match = arg.pattern.search(plan.request)
             if match is not None:
@@ -520,12 +526,20 @@ class StructuredController:
                     return Fill(value, f"{key} of {where}")
         if arg.pattern is None:
             return None
+        echoes = {
+            str(value).casefold()
+            for result in plan.results
+            for name, value in result.args.items()
+            if name != arg.name and isinstance(value, str)
+        }
         for record, where in sources:
             for key, value in record.items():
-                texts = value if isinstance(value, list) else [value]
-                for text in texts:
-                    if isinstance(text, str) and (match := arg.pattern.search(text)):
-                        return Fill(match.group(), f"{key} of {where}")
+                for text in value if isinstance(value, list) else [value]:
+                    if not isinstance(text, str):
+                        continue
+                    for match in arg.pattern.finditer(text):
+                        if match.group().casefold() not in echoes:
+                            return Fill(match.group(), f"{key} of {where}")
         return None
 
     @staticmethod
@@ -593,7 +607,7 @@ class StructuredController:
             runner = f" (next: {lead.runner_up})" if lead.runner_up else ""
             thought = (
                 f"The best-supported {lead.field} so far is {lead.value}, {lead.share:.0%} of "
-                f"the support{runner}; I take it, and its records, from here. {thought}"
+                f"the evidence{runner}; I take it, and its records, from here. {thought}"
             )
         return Action(thought, spec.name, args)
 

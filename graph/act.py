@@ -53,8 +53,13 @@ def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage |
                 status="error",
             )
         context = request.runtime.context if request.runtime is not None else None
-        if isinstance(context, Context) and "k" in request.tool.args:
-            request = request.override(tool_call={**call, "args": {**call["args"], "k": context.k}})
+        tool = request.tool
+        if (
+            isinstance(context, Context)
+            and "k" in type(tool).model_fields
+            and getattr(tool, "k", None) != context.k
+        ):  # the run's k: ToolNode drops injected arguments, so set it on a copy of the tool
+            request = request.override(tool=tool.model_copy(update={"k": context.k}))
     return execute(request)
 
 

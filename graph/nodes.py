@@ -59,7 +59,11 @@ class Agent:
         """Call the model on the transcript: one Thought and one tool call per turn."""
         context = runtime.context if isinstance(runtime.context, Context) else Context()
         messages = state.get("messages", [])
-        new_turn = not messages or state.get("stopped") is not None
+        new_turn = (
+            not messages
+            or state.get("stopped") is not None
+            or asked_in(messages) != printable(str(state.get("question")))
+        )
         opening: list[AnyMessage] = []
         update: dict[str, Any] = {}
         if new_turn:
@@ -79,6 +83,7 @@ class Agent:
             if not messages:
                 prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
                 opening.append(SystemMessage(prompt))
+            opening.extend(close_unanswered(messages, "a new question was asked"))
             opening.append(HumanMessage(printable(state["question"])))
         steps = (0 if new_turn else state.get("steps", 0)) + 1
         transcript = [*messages, *opening]
@@ -155,6 +160,32 @@ def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
 def printable(text: str) -> str:
     """`text` with control characters (other than newline and tab) turned into spaces."""
     return CONTROL_RE.sub(" ", text)
+
+
+def asked_in(messages: Sequence[AnyMessage]) -> str | None:
+    """The question of the transcript's current turn (None before the first)."""
+    turn = current_turn(messages)
+    if turn and isinstance(turn[0], HumanMessage):
+        return message_text(turn[0])
+    return None
+
+
+def close_unanswered(messages: Sequence[AnyMessage], reason: str) -> list[ToolMessage]:
+    """Tool messages for the current turn's calls that never got an answer (a run cut short)."""
+    turn = current_turn(messages)
+    answered = {m.tool_call_id for m in turn if isinstance(m, ToolMessage)}
+    return [
+        ToolMessage(
+            NOT_RUN.format(reason=reason),
+            name=call["name"],
+            tool_call_id=call["id"],
+            status="error",
+        )
+        for message in turn
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+        if call["id"] not in answered
+    ]
 
 
 def question_problem(question: Any) -> str | None:

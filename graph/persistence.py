@@ -20,7 +20,7 @@ DB_FILE = "checkpoints.sqlite"
 SQLITE_TIMEOUT_ENV = "AGENT_SQLITE_TIMEOUT"
 SQLITE_TIMEOUT_S = 10.0
 """How long a write waits for another process's lock before failing (one clear line)."""
-THREAD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+THREAD_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
 
 
 class CheckpointerError(RuntimeError):
@@ -34,7 +34,7 @@ def agent_home() -> Path:
 
 def check_thread_id(thread_id: str) -> str:
     """`thread_id` if it is a safe id (letters, digits, `._:@-`, at most 128), else an error."""
-    if not isinstance(thread_id, str) or not THREAD_ID_RE.match(thread_id):
+    if not isinstance(thread_id, str) or not THREAD_ID_RE.fullmatch(thread_id):
         raise ValueError(
             f"bad thread id {thread_id!r}: use up to 128 letters, digits and . _ : @ -"
         )

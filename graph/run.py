@@ -24,7 +24,7 @@ from corpora import Corpus
 from graph.budget import STEPS_PER_TOOL_ROUND, run_config
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import AgentGraph, build_agent
-from graph.nodes import question_problem
+from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
 from graph.trace import render_step
 from graph.transcript import current_turn
@@ -101,7 +101,7 @@ class Session:
         if snapshot.next and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
         config = run_config(max_steps, thread_id)
-        printer = _Printer(on_lines, already=0)
+        printer = _Printer(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
     def resume(
@@ -186,22 +186,23 @@ class Session:
 
     def threads(self, limit: int = 20) -> list[ThreadSummary]:
         """Stored threads, newest first."""
-        seen: dict[str, ThreadSummary] = {}
+        latest: dict[str, tuple[str, dict[str, Any]]] = {}
         for saved in self.checkpointer.list(None):
             thread_id = saved.config["configurable"]["thread_id"]
-            if thread_id in seen:
-                continue
-            values = saved.checkpoint.get("channel_values", {})
-            seen[thread_id] = ThreadSummary(
+            stamp = str(saved.checkpoint.get("ts", ""))
+            if thread_id not in latest or stamp > latest[thread_id][0]:
+                latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))
+        newest = sorted(latest.items(), key=lambda item: item[1][0], reverse=True)[:limit]
+        return [
+            ThreadSummary(
                 thread_id=thread_id,
                 question=str(values.get("question", "")),
                 answer=values.get("answer"),
                 steps=int(values.get("steps") or 0),
                 stopped=values.get("stopped"),
             )
-            if len(seen) >= limit:
-                break
-        return list(seen.values())
+            for thread_id, (_, values) in newest
+        ]
 
     def _continue(
         self, snapshot: StateSnapshot, context: Context, on_lines: OnLines | None
@@ -238,15 +239,18 @@ class Session:
 class _Printer:
     """Hands each completed step of the current turn to `on_lines`, once."""
 
-    def __init__(self, on_lines: OnLines | None, already: int) -> None:
+    def __init__(self, on_lines: OnLines | None, already: int, question: str | None = None) -> None:
         self.on_lines = on_lines
         self.printed = already
+        self.question = printable(question) if question is not None else None
 
     def show(self, messages: Sequence[AnyMessage], final: bool = False) -> None:
         """Print the steps whose tool calls all have results (or all steps, when `final`)."""
         if self.on_lines is None:
             return
         turn = current_turn(messages)
+        if self.question is not None and asked_in(turn) != self.question:
+            return  # the stored state from before this question reached the transcript
         results = [m for m in turn if isinstance(m, ToolMessage)]
         answered = {m.tool_call_id for m in results}
         steps = [m for m in turn if isinstance(m, AIMessage)]

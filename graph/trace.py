@@ -84,7 +84,9 @@ def render_result(result: dict[str, Any], turn: Sequence[AnyMessage]) -> list[st
     footer = f"  ({steps} step{'s' * (steps != 1)}, {_plural(count_retrievals(turn), 'retrieval')})"
     stopped = result.get("stopped")
     if stopped == "budget":
-        head = [f"  STOPPED: the step budget ran out after {steps} model calls; no answer."]
+        head = [
+            f"  STOPPED: the step budget ran out after {_plural(steps, 'model call')}; no answer."
+        ]
     elif stopped == "error":
         head = [f"  ERROR: {result.get('error')}"]
     else:

@@ -171,7 +171,7 @@ def test_replay_prints_the_same_trace_as_the_live_ask(agent_home: Path, question
 
 def test_replay_of_a_budget_stop_equals_the_live_ask(agent_home: Path) -> None:
     live = ok("ask", "Who leads the team that owns Beacon?", "--max-steps", "1")
-    assert "  STOPPED: the step budget ran out after 1 model calls; no answer." in live
+    assert "  STOPPED: the step budget ran out after 1 model call; no answer." in live
     assert ok("replay", thread_of(live)) == live[:-1]
 
 

@@ -34,12 +34,12 @@ def turn_to_message(turn: Turn | AIMessage, index: int) -> AIMessage:
         raise ValueError(f"scripted turn {index + 1} must be an object, got {type(turn).__name__}")
     content = str(turn.get("thought", turn.get("content", "")))
     if "tool" not in turn:
-        return AIMessage(content=content, id=f"scripted-{index + 1}")
+        return AIMessage(content=content)
     args = turn.get("args", {})
     if not isinstance(args, dict):
         raise ValueError(f"scripted turn {index + 1}: args must be an object")
     call = {"name": str(turn["tool"]), "args": args, "id": f"call_{index + 1}", "type": "tool_call"}
-    return AIMessage(content=content, tool_calls=[call], id=f"scripted-{index + 1}")
+    return AIMessage(content=content, tool_calls=[call])
 
 
 class ScriptedModel(BaseChatModel):

@@ -230,13 +230,13 @@ def test_odd_questions_get_answers(
     assert check(json.loads(out))
 
 
-def test_invalid_utf8_in_argv_is_a_clear_error() -> None:
+def test_invalid_utf8_in_argv_is_a_clear_error(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable.encode(), b"-m", b"graph", b"ask", b"caf\xff\xfe question"],
         capture_output=True,
         cwd=ROOT,
         timeout=60,
-        env={**os.environ, "AGENT_HOME": str(ROOT / ".agent-test-hostile")},
+        env={**os.environ, "AGENT_HOME": str(tmp_path / "home")},
     )
     err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 1 and "Traceback" not in err

@@ -65,7 +65,8 @@ def find_bridge(
                     + 2.0 * (name.text.lower() in titles)
                     + overlap
                     + (2.0 if rank == 0 else 0.0)
-                    + 0.5 * (len(tokens) > 1),
+                    + 0.5 * (len(tokens) > 1)
+                    - 1.0 * (name.start == 0 and len(tokens) == 1),  # maybe just capitalised
                     -rank,
                     -position,
                     -name.start,
@@ -99,6 +100,22 @@ def expected_type_found(sentence: str, kind: str, question: str) -> bool:
     return True
 
 
+def with_the_missing_part(sentence: str, passage: list[str], kind: str, known: str) -> str:
+    """The sentence, completed from its passage when it lacks the kind of answer asked for.
+
+    "Orion sends invoices." answers "who maintains Orion?" only with the passage's next
+    sentence, "It is maintained by the Ledger team.": the two are joined in passage order.
+    """
+    if expected_type_found(sentence, kind, known):
+        return sentence
+    start = passage.index(sentence) if sentence in passage else len(passage)
+    for other in passage[start + 1 :] + passage[:start]:
+        if expected_type_found(other, kind, known):
+            pair = [sentence, other] if passage.index(other) > start else [other, sentence]
+            return " ".join(pair)
+    return sentence
+
+
 def compose_answer(
     question: str, kind: str, searches: Sequence[Sequence[Hit]], bridge: Bridge | None
 ) -> Answer | None:
@@ -106,10 +123,12 @@ def compose_answer(
     target = stems(question) | (stems(bridge.name) if bridge else set())
     known = f"{question} {bridge.name}" if bridge else question
     best: tuple[tuple[float, ...], str, str] | None = None
+    passages: dict[str, list[str]] = {}
     last = len(searches) - 1
     for hop, hits in enumerate(searches):
         for rank, hit in enumerate(hits):
-            for position, sentence in enumerate(statements(str(hit.get("text", "")))):
+            passages[str(hit["id"])] = statements(str(hit.get("text", "")))
+            for position, sentence in enumerate(passages[str(hit["id"])]):
                 overlap = len(stems(sentence) & target)
                 if overlap == 0:
                     continue
@@ -129,7 +148,7 @@ def compose_answer(
         return None
     _, sentence, doc_id = best
     citations = [doc_id]
-    text = sentence
+    text = with_the_missing_part(sentence, passages[doc_id], kind, known)
     if bridge is not None and bridge.doc_id != doc_id:
         citations.insert(0, bridge.doc_id)
         if bridge.name.split()[0].lower() not in sentence.lower():

@@ -30,7 +30,7 @@ QUESTION_WORDS = frozenset("what which who whom whose when where why how".split(
 CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
 LEADING_FUNCTION_WORDS = frozenset(
     "The A An It Its This That These Those In On At For From By With As Each Every All Some "
-    "Robots He She They We I His Her Their Our After Before When While If Since During Then "
+    "He She They We I His Her Their Our After Before When While If Since During Then "
     "There Here Also But And Or".split()
 )
 

@@ -13,9 +13,9 @@ start_postgres() {
   chown postgres "$PG_DIR" 2>/dev/null || true
   local as=""
   if [ "$(id -u)" = "0" ]; then as="runuser -u postgres --"; fi
-  $as "$bin/initdb" -D "$PG_DIR/data" -U agent --auth=trust >/dev/null
-  $as "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
-    -o "-h 127.0.0.1 -p $port -k $PG_DIR -c max_connections=200" start >/dev/null
+  (cd / && $as "$bin/initdb" -D "$PG_DIR/data" -U agent --auth=trust >/dev/null)
+  (cd / && $as "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
+    -o "-h 127.0.0.1 -p $port -k $PG_DIR -c max_connections=200" start >/dev/null)
   PG_BIN=$bin
   PG_AS=$as
   export AGENT_TEST_PG_DSN="postgresql://agent@127.0.0.1:$port/postgres"
@@ -24,7 +24,7 @@ start_postgres() {
 
 stop_postgres() {
   if [ -n "${PG_DIR:-}" ]; then
-    $PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+    (cd / && $PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1) || true
     rm -rf "$PG_DIR"
   fi
 }

@@ -131,8 +131,8 @@ def main() -> None:
                 rows.append(f"| {name} | {setting} | {ms:.2f} | {ratio:.2f}x |")
     table = "\n".join(
         [
-            f"Per-step CPU cost, {args.steps} tool rounds + 1 answer per run, median of {args.runs} "
-            "runs:",
+            f"Per-step CPU cost, {args.steps} tool rounds + 1 answer per run, "
+            f"median of {args.runs} runs:",
             "",
             "| engine | checkpointer | CPU ms per model call | vs create_agent |",
             "|---|---|---|---|",

@@ -9,7 +9,9 @@ Every system is driven the same way: ``invoke`` of its compiled graph on a new t
 result read from what ``invoke`` returns (a paused router thread also reads its subgraph's
 state). Each system is warmed up on one request first (data, indexes, models loaded), and
 rounds interleave the systems, so a busy machine slows them alike; requests per second are
-taken from the fastest round, latencies from every round, outcomes from the first.
+taken from the fastest round, latencies from every round, outcomes from the first. CPU time per
+request (this process, all its threads) is reported too: unlike wall time, other processes on a
+busy machine do not inflate it.
 
 - ``flow``: the explicit flow (``graph.flow``); escalations stay paused.
 - ``agent``: the ReAct agent with the field-service tools and ``finish``; it never escalates,
@@ -97,8 +99,11 @@ class Summary:
     agree: int
     mean_steps: float
     rps: float
+    """Requests per second, wall clock, in the fastest round (sequential)."""
     p50_ms: float
     p95_ms: float
+    cpu_ms: float
+    """CPU time of this process per request, in the round that used the least (load-proof)."""
 
 
 @dataclass
@@ -202,15 +207,17 @@ def agrees(expected: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
 
 Runner = Callable[[str, str], dict[str, Any]]
 """Run one request on a new thread: ``runner(request, thread_id) -> plain result``."""
+RunnerFactory = Callable[[BaseCheckpointSaver], Runner]
+"""Build a runner on a checkpointer (for systems beyond the three built in)."""
 
 
-def flow_runner(checkpointer: BaseCheckpointSaver) -> Runner:
-    """The explicit flow with its default tools."""
+def flow_runner(checkpointer: BaseCheckpointSaver, tools: Any = None) -> Runner:
+    """The explicit flow, with its default tools unless ``tools`` overrides them by name."""
     from graph.flow.graph import build_flow
     from graph.flow.policy import ESCALATE_NODE
     from graph.flow.run import flow_config
 
-    graph = build_flow(None, checkpointer)
+    graph = build_flow(tools, checkpointer)
 
     def run(request: str, thread_id: str) -> dict[str, Any]:
         values = graph.invoke({"request": request}, flow_config(thread_id))
@@ -322,11 +329,13 @@ def compare(
     rounds: int = 1,
     max_steps: int = DEFAULT_MAX_STEPS,
     on_record: Callable[[Record], None] | None = None,
+    extra: Mapping[str, RunnerFactory] | None = None,
 ) -> Comparison:
     """Run ``systems`` on ``requests`` and summarise them (see the module docstring).
 
     ``model`` is the agent's chat model (a spec for ``graph.models.load_model`` or a model);
-    ``on_record`` sees every record as it is made (for progress).
+    ``on_record`` sees every record as it is made (for progress); ``extra`` adds systems by
+    name (a factory building a runner on the system's checkpointer).
     """
     from graph.models import load_model
 
@@ -334,22 +343,31 @@ def compare(
         raise ValueError("no requests to compare")
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
-    unknown = [name for name in systems if name not in SYSTEMS]
+    extra = dict(extra or {})
+    unknown = [name for name in systems if name not in SYSTEMS and name not in extra]
     if unknown:
-        raise ValueError(f"unknown systems {unknown}; choose from {', '.join(SYSTEMS)}")
+        known = ", ".join([*SYSTEMS, *extra])
+        raise ValueError(f"unknown systems {unknown}; choose from {known}")
     chat_model = load_model(model) if isinstance(model, str) else model
     model_name = model if isinstance(model, str) else type(model).__name__
     records: list[Record] = []
     latencies: dict[str, list[float]] = {name: [] for name in systems}
     round_seconds: dict[str, list[float]] = {name: [] for name in systems}
+    round_cpu: dict[str, list[float]] = {name: [] for name in systems}
     first: dict[str, list[Record]] = {name: [] for name in systems}
     with checkpointers(checkpointer, systems) as savers:
-        runners = {name: _runner(name, savers[name], chat_model, max_steps) for name in systems}
+        runners = {
+            name: extra[name](savers[name])
+            if name in extra
+            else _runner(name, savers[name], chat_model, max_steps)
+            for name in systems
+        }
         for name, run in runners.items():
             run(requests[0].request, f"{name}-warmup")
         for round_no in range(rounds):
             for name, run in runners.items():
                 spent = 0.0
+                cpu_start = time.process_time()
                 for request in requests:
                     start = time.perf_counter()
                     result = run(request.request, f"{name}-{round_no}-{request.id}")
@@ -372,8 +390,12 @@ def compare(
                         if on_record is not None:
                             on_record(record)
                 round_seconds[name].append(spent)
+                round_cpu[name].append(time.process_time() - cpu_start)
     summaries = [
-        summarize(name, first[name], latencies[name], min(round_seconds[name])) for name in systems
+        summarize(
+            name, first[name], latencies[name], min(round_seconds[name]), min(round_cpu[name])
+        )
+        for name in systems
     ]
     return Comparison(summaries, records, checkpointer, model_name, rounds)
 
@@ -388,7 +410,11 @@ def _runner(name: str, saver: BaseCheckpointSaver, model: BaseChatModel, max_ste
 
 
 def summarize(
-    system: str, records: Sequence[Record], latencies_ms: Sequence[float], best_round_s: float
+    system: str,
+    records: Sequence[Record],
+    latencies_ms: Sequence[float],
+    best_round_s: float,
+    best_round_cpu_s: float = 0.0,
 ) -> Summary:
     """One system's row: counts from its records, speed from its timings."""
     count = len(records)
@@ -403,6 +429,7 @@ def summarize(
         rps=count / best_round_s if best_round_s > 0 else math.inf,
         p50_ms=percentile(latencies_ms, 50),
         p95_ms=percentile(latencies_ms, 95),
+        cpu_ms=best_round_cpu_s * 1000 / count if count else 0.0,
     )
 
 
@@ -439,6 +466,7 @@ COLUMNS = (
     "req/s",
     "p50 ms",
     "p95 ms",
+    "CPU ms/req",
 )
 
 
@@ -459,6 +487,7 @@ def rows(comparison: Comparison) -> list[list[str]]:
                 f"{s.rps:.1f}",
                 f"{s.p50_ms:.1f}",
                 f"{s.p95_ms:.1f}",
+                f"{s.cpu_ms:.1f}",
             ]
         )
     return cells
@@ -502,14 +531,19 @@ __all__ = [
     "Comparison",
     "Record",
     "Request",
+    "Runner",
+    "RunnerFactory",
     "Summary",
     "agreement_by_kind",
+    "agent_runner",
     "agrees",
     "compare",
+    "flow_runner",
     "load_requests",
     "markdown_table",
     "percentile",
     "rich_table",
+    "router_runner",
     "spread",
     "summarize",
 ]

@@ -20,9 +20,9 @@ from the structured results (artifacts) of earlier calls:
 Each tool is called once (a call that raised is retried once), in the order the tools were
 bound, as soon as its arguments can be filled: a tool that needs a value only a result can
 give runs after the tool that gives it. A result that is a list of records is read for its
-*leading finding*: the value of a categorical identifier field (repeated across records, not an
-echo of an argument) with the most support (the records' scores summed, or their ranks); values
-for later calls come from the records that support it, never from records that contradict it.
+*leading finding*: the value of a categorical identifier field (not the records' id, not an
+echo of an argument) with the strongest evidence (its best record's score, or rank); values for
+later calls come from the records that support it, never from records that contradict it.
 The answer names the leading finding, what later calls returned about it, and the record that
 references it, and cites the records it used.
 

@@ -232,14 +232,32 @@ def _tokenize_corpus(
         m.sum_duplicates()
         nnz_parts.append(np.diff(m.indptr))
         term_parts.append(m.indices.astype(np.int32, copy=False))
-        tf_parts.append(m.data.astype(np.int32, copy=False))
+        tf_parts.append(m.data.astype(_small_uint(int(m.data.max(initial=0)))))
     doc_indptr = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(np.concatenate(nnz_parts), out=doc_indptr[1:])
     terms = list(vocab)[1:]
     del vocab
-    doc_terms = np.concatenate(term_parts)
-    del term_parts
-    return doc_len, doc_indptr, doc_terms, np.concatenate(tf_parts), terms
+    max_tf = max(int(part.max(initial=0)) for part in tf_parts)
+    doc_terms = _concatenate_freeing(term_parts, np.dtype(np.int32))
+    doc_tf = _concatenate_freeing(tf_parts, np.dtype(_small_uint(max_tf)))
+    return doc_len, doc_indptr, doc_terms, doc_tf, terms
+
+
+def _small_uint(max_value: int) -> type[np.unsignedinteger[Any]]:
+    """Return the smallest unsigned dtype holding 0..max_value (max_value < 2**32)."""
+    return np.uint8 if max_value < 1 << 8 else np.uint16 if max_value < 1 << 16 else np.uint32
+
+
+def _concatenate_freeing(parts: list[np.ndarray], dtype: np.dtype[Any]) -> np.ndarray:
+    """Concatenate ``parts`` (emptying the list as it goes, so peak memory stays ~1x)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=dtype)
+    pos = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[pos : pos + len(part)] = part
+        pos += len(part)
+    return out
 
 
 def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
@@ -287,12 +305,10 @@ class BM25:
         remap = np.empty(n_terms, dtype=np.int32)
         remap[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
         del order
-        doc_terms = remap[doc_terms]
-        max_tf = int(doc_tf.max(initial=0))
-        tf_dtype = np.uint8 if max_tf < 256 else np.uint16 if max_tf < 65536 else np.int32
-        term_major = sp.csr_matrix(
-            (doc_tf.astype(tf_dtype), doc_terms, doc_indptr), shape=(n_docs, max(n_terms, 1))
-        )
+        step = 1 << 20
+        for start in range(0, len(doc_terms), step):  # in place: no second copy
+            doc_terms[start : start + step] = remap[doc_terms[start : start + step]]
+        term_major = sp.csr_matrix((doc_tf, doc_terms, doc_indptr), shape=(n_docs, max(n_terms, 1)))
         del doc_terms, doc_tf, doc_indptr
         term_major = term_major.tocsc()
         indptr = term_major.indptr.astype(np.int64)[: n_terms + 1]
@@ -311,7 +327,6 @@ class BM25:
         # Same operations, in the same order, as BM25Okapi.get_scores.
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl) if total else doc_len * 0.0
         weight = np.empty(len(postings_doc), dtype=np.float64)
-        step = 1 << 22
         t0 = 0
         while t0 < n_terms:
             t1 = max(int(np.searchsorted(indptr, indptr[t0] + step, side="right")) - 1, t0 + 1)

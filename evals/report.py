@@ -89,6 +89,7 @@ class _Row:
     transcript: list[str]
     hops: list[list[str]] = field(default_factory=list)
     accepted: tuple[str, ...] = ()
+    must_contain: tuple[str, ...] = ()
 
 
 def summary_of(records: Sequence[RunRecord]) -> dict[str, float | int | None]:
@@ -121,10 +122,12 @@ def write_report(run: EvalRun, out_dir: str | Path, checkpointer: BaseCheckpoint
         raise ValueError("no records to report")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    accepted = {q.id: q.answers for q in run.dataset.questions}
+    questions = {q.id: q for q in run.dataset.questions}
     rows = [_row(record, checkpointer) for record in run.records]
     for row in rows:
-        row.accepted = accepted.get(row.record["question_id"], ())
+        question = questions.get(row.record["question_id"])
+        if question is not None:
+            row.accepted, row.must_contain = question.answers, question.must_contain
     summary = summary_of(run.records)
     comparison = compare_retrieval(run.dataset, run.records)
     hops = recall_by_hop(run.dataset, rows)
@@ -377,8 +380,9 @@ def render_html(
         ]
     parts += [
         f"<h2>Questions ({len(rows)})</h2>",
-        '<p class="lead">Click a row for the run\'s transcript; '
-        "<code>agent replay &lt;thread&gt;</code> prints the same from the checkpoint store.</p>",
+        '<p class="lead">Click a row for the run\'s facts and transcript (ids in green are '
+        "supporting documents); <code>agent replay &lt;thread&gt;</code> prints the same "
+        "transcript from the checkpoint store.</p>",
         f'<div class="qs" style="--idw:{_id_width(rows)}ch">',
         '<div class="qrow qhead"><span></span><span>id</span><span>question</span>'
         '<span class="ans">answer</span><span class="num">steps</span>'
@@ -416,6 +420,7 @@ def _question_html(row: _Row) -> str:
         ("question", _e(r["question"])),
         ("answer", _e(answer)),
         ("accepted", _ids_html(row.accepted)),
+        ("must contain", _ids_html(row.must_contain) if row.must_contain else ""),
         ("citations", _ids_html(r["citations"], gold)),
         ("unsupported", _ids_html(r["unsupported"])),
         ("supporting", _ids_html(r["supporting"])),

@@ -160,7 +160,7 @@ def test_random_corpora_exercise_ties_and_negative_idf() -> None:
 
 # Each search strategy, forced through the module's tuning constants. "auto" lets the cost
 # model choose (by default corpora this small always take the sparse path).
-STRATEGIES = {
+STRATEGIES: dict[str, dict[str, float]] = {
     "auto": {"_SPARSE_MIN": 0},
     "sparse": {"_SPARSE_RATIO": 0, "_SPARSE_MIN": 10**9},
     "dense": {
@@ -205,7 +205,7 @@ def test_maxscore_prunes_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> Non
 
     def spy(self: BM25, *args: object) -> object:
         plan = original(self, *args)  # type: ignore[arg-type]
-        plans.append(len(plan[1]) if plan else -1)
+        plans.append(len(plan.terms[1]) if plan else -1)
         return plan
 
     monkeypatch.setattr(BM25, "_maxscore_plan", spy)
@@ -321,7 +321,10 @@ def test_recall_at_k_on_seed_notes() -> None:
 
 def test_recall_at_k_is_micro_averaged() -> None:
     index = BM25({"a": "apple", "b": "banana", "c": "cherry"})
-    questions = [("apple", [], ["a"]), ("banana", [], ["b", "c"])]
+    questions: list[tuple[str, list[str], list[str]]] = [
+        ("apple", [], ["a"]),
+        ("banana", [], ["b", "c"]),
+    ]
     assert recall_at_k(index, questions, k=1) == pytest.approx(2 / 3)
 
 

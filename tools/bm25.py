@@ -5,7 +5,8 @@ The index is a CSR inverted index. Terms are numbered in sorted string order; te
 ``postings_weight`` (the term's whole BM25 contribution to that document, float64, computed with
 the same operations in the same order as rank_bm25, so scores match it bit for bit).
 
-A query only touches its terms' postings. Large queries prune with MaxScore: a lower bound on
+A query only touches its terms' postings. When they are few (under an eighth of the number of
+documents), their union is scored exactly. Larger queries prune with MaxScore: a lower bound on
 the k-th best score (exact scores of a few promising documents) rules out every document that
 only holds terms whose maximum weights add up to less; the remaining candidates are scored
 exactly, in query order, by looking up each term's weight. When pruning cannot pay off, the
@@ -26,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import count
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -36,7 +37,7 @@ _FORMAT = "agentic-rag-bm25"
 _VERSION = 2
 _EPSILON = 0.25
 _CHUNK_DOCS = 20_000
-_SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # fewer postings than n_docs / 8 (or 4096): no pruning
+_SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # at most n_docs / 8 (or 4096) postings: score their union
 _SAMPLE_DOCS = 1 << 16  # at most this many documents per term to estimate the k-th score
 _SEED_DOCS = 1024  # documents scored exactly to get MaxScore's first lower bound
 _BOUND_SLACK = 1 + 1e-9  # covers float rounding between summed maxima and summed weights
@@ -47,7 +48,7 @@ _SEP = b"\x00"
 _ASCII_KEEP = bytes(
     c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c <= 122) else 32 for c in range(256)
 )
-_ASCII_KEEP_SEP = _ASCII_KEEP[:0] + _SEP + _ASCII_KEEP[1:]  # same, but NUL survives (separator)
+_ASCII_KEEP_SEP = _SEP + _ASCII_KEEP[1:]  # the same, but NUL survives (document separator)
 _ARRAYS = (
     "indptr",
     "postings_doc",
@@ -268,6 +269,13 @@ def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
     return rank
 
 
+class _Plan(NamedTuple):
+    """A MaxScore plan: ``terms`` = (essential, looked up), ``cost`` in estimated ns."""
+
+    terms: tuple[list[int], list[int]]
+    cost: float
+
+
 class BM25:
     """Okapi BM25 (rank_bm25.BM25Okapi's formula, epsilon 0.25) over ``{doc_id: text}``."""
 
@@ -427,8 +435,8 @@ class BM25:
             lead = max(df, key=lambda t: (self._term_max[t] * seq.count(t), -df[t]))
             if _COST_UNIQUE * df[lead] < dense_cost and min(self._idf[t] for t in df) > 0:
                 plan = self._maxscore_plan(seq, df, k)
-            if plan is not None and plan[2] < dense_cost:
-                docs, found = self._top(*self._score_candidates(seq, plan[0], plan[1]), k)
+            if plan is not None and plan.cost < dense_cost:
+                docs, found = self._top(*self._score_candidates(seq, *plan.terms), k)
             else:
                 docs, found = self._search_dense(seq, df, k)
         ids = self.doc_ids
@@ -463,10 +471,8 @@ class BM25:
         cand = np.flatnonzero(scores >= theta) if theta > 0 else np.flatnonzero(scores > 0)
         return self._top(cand, scores[cand], k)
 
-    def _maxscore_plan(
-        self, seq: list[int], df: dict[int, int], k: int
-    ) -> tuple[list[int], list[int], float] | None:
-        """Split the query's terms into (essential, non-essential) and estimate the cost (ns).
+    def _maxscore_plan(self, seq: list[int], df: dict[int, int], k: int) -> _Plan | None:
+        """Split the query's terms into essential and non-essential ones; estimate the cost.
 
         Only valid when every weight is positive. A document holding none of the essential
         terms scores at most the sum of the non-essential terms' maxima, which is below a
@@ -503,7 +509,7 @@ class BM25:
             return None
         n_cand = sum(df[t] for t in essential)
         cost = _COST_UNIQUE * n_cand + _COST_LOOKUP * n_cand * len(lower)
-        return essential, lower, cost
+        return _Plan((essential, lower), cost)
 
     def _score_candidates(
         self,

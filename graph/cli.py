@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,9 +42,11 @@ def echo_lines(lines: list[str]) -> None:
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into one-line `click.ClickException`s."""
+    import psycopg
+
     from corpora import CorpusError
     from graph.models import ModelSpecError
-    from graph.persistence import CheckpointerError
+    from graph.persistence import CheckpointerError, describe_store_error
     from graph.run import UnknownThread
 
     try:
@@ -51,6 +54,8 @@ def user_errors() -> Iterator[None]:
     except (CorpusError, ModelSpecError, CheckpointerError, UnknownThread, ValueError) as error:
         message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
         raise click.ClickException(" ".join(message.split())) from None
+    except (sqlite3.Error, psycopg.Error) as error:
+        raise click.ClickException(describe_store_error(error)) from None
 
 
 @contextmanager

@@ -102,6 +102,8 @@ class RunRecord(TypedDict):
     """Names of the tools the run called, in order, ``finish`` excluded."""
     tools_ok: NotRequired[bool]
     """Whether ``tool_calls`` matched the question's required tools (only when it has some)."""
+    error: NotRequired[str]
+    """Why the run failed, when it stopped on an error."""
 
 
 def answer_contains(answer: str | None, accepted: Iterable[str]) -> bool:

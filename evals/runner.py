@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, SystemMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -185,9 +185,9 @@ def run_question(
 
 
 def with_error(record: RunRecord, error: str | None) -> RunRecord:
-    """The record with ``error`` set when there is one (a key `RunRecord` does not declare)."""
+    """The record with ``error`` set when there is one."""
     if error:
-        cast(dict[str, Any], record)["error"] = str(error)
+        record["error"] = str(error)
     return record
 
 

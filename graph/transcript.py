@@ -60,9 +60,19 @@ def find_earlier_search(
 
 
 def hits_of(message: ToolMessage) -> list[dict[str, Any]]:
-    """The structured search hits a tool message carries as its artifact (or none)."""
+    """The records with an `id` a tool message carries as its artifact (or none).
+
+    A search returns a list of hits; a structured tool may return an object holding lists of
+    records (`{"tickets": [{"id": ...}, ...]}`): both count as retrieved documents.
+    """
     artifact = message.artifact
-    if message.status == "error" or not isinstance(artifact, list):
+    if message.status == "error":
+        return []
+    if isinstance(artifact, dict):
+        artifact = [
+            item for value in artifact.values() if isinstance(value, list) for item in value
+        ]
+    if not isinstance(artifact, list):
         return []
     return [hit for hit in artifact if isinstance(hit, dict) and "id" in hit]
 

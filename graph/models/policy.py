@@ -25,6 +25,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from corpora.loader import indexed_text
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic
 from graph.models.hops import follow_up
@@ -266,7 +267,7 @@ class Controller:
             hits = tool.index.search(expand_query(tool.index, query) or query, 1)
             coverage = 0.0
             if hits and wanted:
-                text = tool.corpus.texts().get(hits[0][0], "")
+                text = indexed_text(tool.corpus.get(hits[0][0]))
                 coverage = len(stems(text) & wanted) / len(wanted)
             scored.append((-coverage, -(hits[0][1] if hits else 0.0), order, tool))
         scored.sort(key=lambda item: item[:3])

@@ -7,17 +7,13 @@ default), after a short untimed warm-up. CPU time (`time.thread_time`, summed ov
 is split exclusively into:
 
 - retrieval: the search tool's run (`SearchTool._run`: query expansion, BM25, hit formatting);
-- model: the policy's decisions (`PolicyModel._generate`), less the line below;
-- model: Corpus.texts(): the `Corpus.texts()` calls the policy makes while deciding (the
-  id -> text dict is rebuilt on every call);
+- model: the policy's decisions (`PolicyModel._generate`);
 - checkpointer: `put`, `put_writes`, `get_tuple`, `list` of a saver delegating to SqliteSaver;
 - setup: building the session (the BM25 index of the 4,858 paragraphs) once per run;
 - graph: everything else (LangGraph's loop, channels, ToolNode, Session, the runner).
 
-Usage: python benchmarks/eval_throughput.py [--limit N] [--concurrency 1,4] [--what-if]
-`--what-if` adds runs with candidate fixes applied in this process only: `Corpus.texts()`
-memoized per corpus, and the SQLite connection at ``synchronous=NORMAL``. Writes
-benchmarks/results/eval_throughput.md.
+Usage: python benchmarks/eval_throughput.py [--limit N] [--concurrency 1,4]
+Writes benchmarks/results/eval_throughput.md.
 """
 
 from __future__ import annotations
@@ -47,7 +43,6 @@ from langgraph.checkpoint.base import (
 )
 
 import evals.runner
-from corpora import Corpus
 from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.runner import run_dataset
@@ -59,7 +54,6 @@ RESULTS = Path(__file__).parent / "results" / "eval_throughput.md"
 CATEGORIES = (
     "retrieval",
     "model",
-    "model: Corpus.texts()",
     "checkpointer",
     "setup",
     "graph",
@@ -174,27 +168,12 @@ def patched(target: Any, name: str, replacement: Any) -> Iterator[None]:
 
 
 @contextmanager
-def instrumented(clock: Clock, cached_texts: bool) -> Iterator[None]:
-    """Wrap the tool, the model, Corpus.texts and the session setup with `clock`."""
-    original = Corpus.texts
-    texts = original
-    if cached_texts:
-        memo: dict[int, tuple[Corpus, dict[str, str]]] = {}
-
-        def memo_texts(self: Corpus) -> dict[str, str]:
-            hit = memo.get(id(self))
-            if hit is None or hit[0] is not self:
-                hit = memo[id(self)] = (self, original(self))
-            return hit[1]
-
-        texts = memo_texts
+def instrumented(clock: Clock) -> Iterator[None]:
+    """Wrap the tool, the model and the session setup with `clock`."""
     with ExitStack() as stack:
         stack.enter_context(patched(SearchTool, "_run", clock.wrap("retrieval", SearchTool._run)))
         stack.enter_context(
             patched(PolicyModel, "_generate", clock.wrap("model", PolicyModel._generate))
-        )
-        stack.enter_context(
-            patched(Corpus, "texts", clock.wrap("model: Corpus.texts()", texts, when="model"))
         )
         stack.enter_context(
             patched(evals.runner, "make_session", clock.wrap("setup", evals.runner.make_session))
@@ -202,30 +181,10 @@ def instrumented(clock: Clock, cached_texts: bool) -> Iterator[None]:
         yield
 
 
-@dataclass(frozen=True)
-class Variant:
-    """The code as it is, or with a candidate fix applied in this process only."""
-
-    label: str
-    cached_texts: bool = False
-    """Memoize `Corpus.texts()` per corpus."""
-    sync_normal: bool = False
-    """Run the SQLite connection with ``PRAGMA synchronous=NORMAL`` (WAL default is FULL)."""
-
-
-AS_IS = Variant("as is")
-WHAT_IFS = (
-    Variant("texts() memoized", cached_texts=True),
-    Variant("synchronous=NORMAL", sync_normal=True),
-    Variant("both", cached_texts=True, sync_normal=True),
-)
-
-
 @dataclass
 class Measured:
     """One timed run."""
 
-    variant: Variant
     concurrency: int
     questions: int
     wall_s: float
@@ -243,18 +202,16 @@ class Measured:
         return self.questions / self.wall_s
 
 
-def measure(variant: Variant, concurrency: int, limit: int | None) -> Measured:
+def measure(concurrency: int, limit: int | None) -> Measured:
     """Run hotpotqa-dev once at `concurrency` and split its CPU time."""
     dataset = load_dataset("hotpotqa-dev")
     clock = Clock()
     with tempfile.TemporaryDirectory() as tmp, open_checkpointer(str(Path(tmp) / "c.sqlite")) as db:
-        if variant.sync_normal:
-            db.conn.execute("PRAGMA synchronous=NORMAL")  # type: ignore[attr-defined]
         saver = TimedSaver(db, clock)
-        with instrumented(Clock(), variant.cached_texts):  # warm-up: imports, model, caches
+        with instrumented(Clock()):  # warm-up: imports, model, caches
             run_dataset(dataset, checkpointer=saver, limit=8, concurrency=1, run_id="warm")
         saver.writes = 0
-        with instrumented(clock, variant.cached_texts):
+        with instrumented(clock):
             cpu0, wall0 = time.process_time(), time.perf_counter()
             records = run_dataset(
                 dataset, checkpointer=saver, limit=limit, concurrency=concurrency, run_id="timed"
@@ -264,7 +221,6 @@ def measure(variant: Variant, concurrency: int, limit: int | None) -> Measured:
     shares["graph"] = max(0.0, 1.0 - sum(shares.values()))
     summary = summarize(records)
     return Measured(
-        variant=variant,
         concurrency=concurrency,
         questions=len(records),
         wall_s=wall,
@@ -282,13 +238,13 @@ def measure(variant: Variant, concurrency: int, limit: int | None) -> Measured:
 def throughput_table(rows: Sequence[Measured]) -> list[str]:
     """Questions per second and where the wall time went."""
     lines = [
-        "| code | concurrency | questions | wall s | questions/s | p50 latency | CPU s "
+        "| concurrency | questions | wall s | questions/s | p50 latency | CPU s "
         "| CPU s / wall s | time inside checkpointer calls (wall s, all threads) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for m in rows:
         lines.append(
-            f"| {m.variant.label} | {m.concurrency} | {m.questions} | {m.wall_s:.1f} "
+            f"| {m.concurrency} | {m.questions} | {m.wall_s:.1f} "
             f"| **{m.qps:.1f}** | {m.latency_p50_ms:.0f} ms | {m.cpu_s:.1f} "
             f"| {m.cpu_s / m.wall_s:.2f} | {m.checkpointer_wall_s:.1f} "
             f"({m.checkpointer_calls} calls) |"
@@ -299,12 +255,12 @@ def throughput_table(rows: Sequence[Measured]) -> list[str]:
 def share_table(rows: Sequence[Measured]) -> list[str]:
     """Exclusive CPU shares per category."""
     lines = [
-        "| code | concurrency | " + " | ".join(CATEGORIES) + " |",
-        "|---|---|" + "---|" * len(CATEGORIES),
+        "| concurrency | " + " | ".join(CATEGORIES) + " |",
+        "|---|" + "---|" * len(CATEGORIES),
     ]
     for m in rows:
         shares = " | ".join(f"{m.shares[c]:.0%}" for c in CATEGORIES)
-        lines.append(f"| {m.variant.label} | {m.concurrency} | {shares} |")
+        lines.append(f"| {m.concurrency} | {shares} |")
     return lines
 
 
@@ -321,43 +277,41 @@ def records_line(rows: Sequence[Measured]) -> str:
 
 
 def bottleneck(rows: Sequence[Measured]) -> str:
-    """One sentence naming the bottleneck, from the measured runs."""
-    base = next(m for m in rows if m.variant == AS_IS and m.concurrency == 1)
-    texts = base.shares["model: Corpus.texts()"]
-    sentence = (
-        "Bottleneck: SQLite's fsync on every checkpoint write (WAL with the default "
-        f"synchronous=FULL, {base.commits / base.questions:.0f} committed writes per question): "
-        f"at concurrency 1 the process keeps only {base.cpu_s / base.wall_s:.2f} CPUs busy and "
-        f"its threads spend {base.checkpointer_wall_s:.1f} s inside checkpointer calls against "
-        f"{base.wall_s:.1f} s of wall time; the largest CPU waste is `Corpus.texts()` "
-        f"({texts:.0%} of the CPU), which `Controller.ranked` rebuilds (a 4,858-entry dict) on "
-        "every routing decision to read one passage."
+    """One sentence naming the bottleneck: the largest measured share of the CPU."""
+    base = (
+        next(m for m in rows if m.concurrency == 1)
+        if any(m.concurrency == 1 for m in rows)
+        else rows[0]
     )
-    fixed = {
-        m.variant.label: m for m in rows if m.concurrency == 1 and m.variant.label != AS_IS.label
-    }
-    if fixed:
-        gains = ", ".join(f"{label} {m.qps:.1f}" for label, m in fixed.items())
-        sentence += f" At concurrency 1: as is {base.qps:.1f} questions/s; {gains}."
-    return sentence
+    name, share = max(base.shares.items(), key=lambda item: item[1])
+    where = {
+        "graph": "LangGraph's own loop (channels, task scheduling, ToolNode, state copies)",
+        "checkpointer": "the SQLite checkpointer",
+        "model": "the policy's decisions",
+        "retrieval": "BM25 retrieval",
+        "setup": "building the session",
+    }.get(name, name)
+    return (
+        f"Bottleneck: {where}, {share:.0%} of the CPU at concurrency {base.concurrency} "
+        f"({base.cpu_s / base.wall_s:.2f} CPUs busy; {base.commits / base.questions:.0f} "
+        "checkpoint writes per question). Threads add no throughput: the work is CPU-bound "
+        "Python under one interpreter lock."
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="first N questions (default all)")
     parser.add_argument("--concurrency", default="1,4", help="comma-separated levels")
-    parser.add_argument("--what-if", action="store_true", help="also run the candidate fixes")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     levels = [int(c) for c in args.concurrency.split(",")]
-    variants = [AS_IS, *(WHAT_IFS if args.what_if else ())]
     load_before = os.getloadavg()[0]
     rows: list[Measured] = []
-    for variant in variants:
-        for level in levels:
-            m = measure(variant, level, args.limit)
-            rows.append(m)
-            print(f"{variant.label}, concurrency {level}: {m.qps:.1f} questions/s", flush=True)
+    for level in levels:
+        m = measure(level, args.limit)
+        rows.append(m)
+        print(f"concurrency {level}: {m.qps:.1f} questions/s", flush=True)
     load_after = os.getloadavg()[0]
     lines = [
         "# Eval throughput: hotpotqa-dev, policy model, SQLite checkpointer",
@@ -379,12 +333,6 @@ def main() -> None:
         "",
         bottleneck(rows),
     ]
-    if args.what_if:
-        lines += [
-            "",
-            "The what-if rows apply the candidate fixes in this process only (monkeypatched / a "
-            "PRAGMA on the benchmark's own connection); the repository code is unchanged.",
-        ]
     text = "\n".join(lines) + "\n"
     print()
     print(text)

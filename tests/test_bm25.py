@@ -161,12 +161,13 @@ def test_random_corpora_exercise_ties_and_negative_idf() -> None:
 # Each search strategy, forced through the module's tuning constants. "auto" lets the cost
 # model choose (by default corpora this small always take the sparse path).
 STRATEGIES: dict[str, dict[str, float]] = {
-    "auto": {"_SPARSE_MIN": 0},
+    "auto": {"_SPARSE_MIN": 0, "_MAXSCORE_MIN": 0.0},
     "sparse": {"_SPARSE_RATIO": 0, "_SPARSE_MIN": 10**9},
     "dense": {
         "_SPARSE_RATIO": 10**9,
         "_SPARSE_MIN": -1,
         "_COST_ADD_AT": 0.0,
+        "_COST_ROW_ADD": 0.0,
         "_COST_DENSE_DOC": 0.0,
     },
     "maxscore": {
@@ -174,7 +175,10 @@ STRATEGIES: dict[str, dict[str, float]] = {
         "_SPARSE_MIN": -1,
         "_COST_UNIQUE": 0.0,
         "_COST_LOOKUP": 0.0,
+        "_COST_ROW_LOOKUP": 0.0,
         "_COST_ADD_AT": 1e9,
+        "_COST_ROW_ADD": 1e9,
+        "_MAXSCORE_MIN": 0.0,
     },
 }
 

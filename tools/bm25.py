@@ -38,11 +38,15 @@ _VERSION = 2
 _EPSILON = 0.25
 _CHUNK_DOCS = 20_000
 _SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # at most n_docs / 8 (or 4096) postings: score their union
-_SAMPLE_DOCS = 1 << 16  # at most this many documents per term to estimate the k-th score
-_SEED_DOCS = 1024  # documents scored exactly to get MaxScore's first lower bound
+_SAMPLE_DOCS = 4096  # at most this many documents per term to estimate the k-th score
+_SEED_DOCS = 64  # documents per term scored exactly to get MaxScore's first lower bound
+_SAMPLE_MIN = 1024  # documents whose dense scores give the k-th score lower bound
 _BOUND_SLACK = 1 + 1e-9  # covers float rounding between summed maxima and summed weights
 # Rough costs (ns per element) used to choose between MaxScore and a dense score array.
 _COST_UNIQUE, _COST_LOOKUP, _COST_ADD_AT, _COST_DENSE_DOC = 16.0, 50.0, 2.5, 1.5
+_COST_ROW_ADD, _COST_ROW_LOOKUP = 0.6, 10.0  # per document of a dense row / per lookup in it
+_DENSE_ROW_RATIO, _DENSE_ROWS = 3, 16  # terms in >= 1/3 of the docs: up to 16 dense rows
+_MAXSCORE_MIN = 300_000.0  # MaxScore's own overhead: not worth it below this dense cost (ns)
 _SEP = b"\x00"
 # ASCII fast path of tokenize: letters and digits kept (upper case lowered), the rest -> space.
 _ASCII_KEEP = bytes(
@@ -56,8 +60,11 @@ _ARRAYS = (
     "idf",
     "doc_rank",
     "term_max",
+    "dense_terms",
+    "dense_rows",
     "vocab_bytes",
     "vocab_offsets",
+    "vocab_prefix",
     "doc_id_bytes",
     "doc_id_offsets",
 )
@@ -120,9 +127,25 @@ class _StrArray(Sequence[str]):
         """Return string ``index`` (0 <= index < len) as UTF-8 bytes."""
         return bytes(self._view[int(self._offsets[index]) : int(self._offsets[index + 1])])
 
-    def find(self, key: bytes) -> int:
-        """Return the index of ``key`` in this (sorted) array, or -1; binary search."""
-        lo, hi = 0, len(self)
+    def prefixes(self) -> np.ndarray:
+        """First 8 bytes of every string as a big-endian uint64 (zero-padded), vectorized."""
+        starts, lengths = self._offsets[:-1], np.diff(self._offsets)
+        out = np.zeros(len(self), dtype=np.uint64)
+        for j in range(8):
+            has = np.flatnonzero(lengths > j)
+            byte = self._data[starts[has] + j].astype(np.uint64)
+            out[has] |= byte << np.uint64(8 * (7 - j))
+        return out
+
+    def find(self, key: bytes, prefixes: np.ndarray) -> int:
+        """Return the index of ``key`` in this sorted array, or -1.
+
+        ``prefixes`` (from ``prefixes()``) narrows the search to the strings sharing the key's
+        first 8 bytes; a binary search over those settles it. Strings must hold no NUL byte.
+        """
+        head = np.uint64(int.from_bytes(key[:8].ljust(8, b"\0"), "big"))
+        lo = int(np.searchsorted(prefixes, head, side="left"))
+        hi = int(np.searchsorted(prefixes, head, side="right"))
         while lo < hi:
             mid = (lo + hi) // 2
             if self.raw(mid) < key:
@@ -269,6 +292,30 @@ def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
     return rank
 
 
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Return the sorted distinct values (sort + mask: numpy 2's hashing np.unique is slower)."""
+    values = np.sort(values)
+    keep = np.empty(len(values), dtype=bool)
+    keep[:1] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
+
+
+def _union(docs: np.ndarray, n_docs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(union, inverse)``: sorted distinct ``docs`` and each one's index in the union.
+
+    Many documents are marked in a boolean array over the corpus (linear); few are sorted.
+    """
+    if len(docs) * 16 < n_docs:
+        return np.unique(docs, return_inverse=True)
+    mark = np.zeros(n_docs, dtype=bool)
+    mark[docs] = True
+    union = np.flatnonzero(mark)
+    slot = np.empty(n_docs, dtype=np.int32)
+    slot[union] = np.arange(len(union), dtype=np.int32)
+    return union, slot[docs]
+
+
 class _Plan(NamedTuple):
     """A MaxScore plan: ``terms`` = (essential, looked up), ``cost`` in estimated ns."""
 
@@ -309,6 +356,7 @@ class BM25:
         # Renumber terms in sorted order (UTF-8 byte order is code point order, like str's).
         order = sorted(range(n_terms), key=terms.__getitem__)
         self._vocab = _StrArray.from_bytes([terms[i] for i in order])
+        self._vocab_prefix = self._vocab.prefixes()
         del terms
         remap = np.empty(n_terms, dtype=np.int32)
         remap[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
@@ -355,6 +403,16 @@ class BM25:
         self._postings_weight = weight
         self._idf = idf
         self._term_max = term_max
+        # The most frequent terms also get a dense row of weights: adding a row is cheaper than
+        # scattering that many postings, and looking a document up in it is O(1).
+        frequent = np.flatnonzero(doc_freq * _DENSE_ROW_RATIO >= n_docs)
+        frequent = np.sort(frequent[np.argsort(-doc_freq[frequent], kind="stable")][:_DENSE_ROWS])
+        self._dense_terms = frequent.astype(np.int32)
+        self._dense_rows = np.zeros((len(frequent), n_docs), dtype=np.float64)
+        for row, tid in enumerate(frequent.tolist()):
+            start, end = int(indptr[tid]), int(indptr[tid + 1])
+            self._dense_rows[row, postings_doc[start:end]] = weight[start:end]
+        self._dense_row_of = {int(t): row for row, t in enumerate(frequent.tolist())}
 
     # -- read-only views -------------------------------------------------------------------
 
@@ -377,7 +435,8 @@ class BM25:
         """Return the term's id, or -1 if it is not in the index."""
         if not isinstance(term, str):
             raise ValueError(f"term must be a str, got {type(term).__name__}")
-        return self._vocab.find(term.encode("utf-8", "surrogatepass"))
+        key = term.encode("utf-8", "surrogatepass")
+        return self._vocab.find(key, self._vocab_prefix) if key and b"\0" not in key else -1
 
     def idf(self, term: str) -> float:
         """Return the idf used in scoring (negatives floored to eps x mean idf); 0.0 if unknown."""
@@ -411,7 +470,11 @@ class BM25:
         """Scores of all documents; each one gets its terms' weights added in query order."""
         scores = np.zeros(self.n_docs, dtype=np.float64)
         for tid in seq:
-            np.add.at(scores, *self._postings(tid))
+            row = self._dense_row_of.get(tid)
+            if row is None:
+                np.add.at(scores, *self._postings(tid))
+            else:  # x + 0.0 == x: documents without the term keep their score
+                scores += self._dense_rows[row]
         return scores
 
     def search(self, query: str, k: int = 3) -> list[tuple[str, float]]:
@@ -429,11 +492,15 @@ class BM25:
         if total * _SPARSE_RATIO <= self.n_docs or total <= _SPARSE_MIN:
             docs, found = self._top(*self._score_postings(seq), k)
         else:
-            dense_cost = _COST_ADD_AT * total + _COST_DENSE_DOC * self.n_docs
+            dense_cost = _COST_DENSE_DOC * self.n_docs + sum(
+                _COST_ROW_ADD * self.n_docs if t in self._dense_row_of else _COST_ADD_AT * df[t]
+                for t in seq
+            )
             plan = None
             # MaxScore scores at least the documents of the term with the largest bound.
             lead = max(df, key=lambda t: (self._term_max[t] * seq.count(t), -df[t]))
-            if _COST_UNIQUE * df[lead] < dense_cost and min(self._idf[t] for t in df) > 0:
+            worth_it = _MAXSCORE_MIN < dense_cost > _COST_UNIQUE * df[lead]
+            if worth_it and min(self._idf[t] for t in df) > 0:
                 plan = self._maxscore_plan(seq, df, k)
             if plan is not None and plan.cost < dense_cost:
                 docs, found = self._top(*self._score_candidates(seq, *plan.terms), k)
@@ -445,7 +512,7 @@ class BM25:
     def _score_postings(self, seq: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Exact scores of every document in the postings of ``seq`` (term ids, query order)."""
         parts = [self._postings(t) for t in seq]
-        docs, inverse = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+        docs, inverse = _union(np.concatenate([d for d, _ in parts]), self.n_docs)
         # bincount adds in array order, i.e. per document in query order, like rank_bm25.
         scores = np.bincount(inverse, weights=np.concatenate([w for _, w in parts]))
         return docs, scores
@@ -462,9 +529,9 @@ class BM25:
             docs, _ = self._postings(tid)
             parts.append(docs[:: max(1, len(docs) // _SAMPLE_DOCS)])
             n_sample += len(parts[-1])
-            if n_sample >= max(4 * k, _SEED_DOCS):
+            if n_sample >= max(4 * k, _SAMPLE_MIN):
                 break
-        sample = scores[np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]]
+        sample = scores[_sorted_unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]]
         theta = 0.0
         if len(sample) >= k:
             theta = float(np.partition(sample, len(sample) - k)[len(sample) - k])
@@ -489,7 +556,7 @@ class BM25:
             seed_parts.append(docs)
             if sum(map(len, seed_parts)) >= max(k, _SEED_DOCS // 4):
                 break
-        seed = np.unique(np.concatenate(seed_parts))
+        seed = _sorted_unique(np.concatenate(seed_parts))
         if len(seed) < k:
             return None
         seed_docs, seed_scores = self._score_candidates(seq, [], list(times), seed)
@@ -508,7 +575,9 @@ class BM25:
         if not essential:  # impossible (theta is a real score), but never return a wrong top-k
             return None
         n_cand = sum(df[t] for t in essential)
-        cost = _COST_UNIQUE * n_cand + _COST_LOOKUP * n_cand * len(lower)
+        cost = _COST_UNIQUE * n_cand + n_cand * sum(
+            _COST_ROW_LOOKUP if t in self._dense_row_of else _COST_LOOKUP for t in lower
+        )
         return _Plan((essential, lower), cost)
 
     def _score_candidates(
@@ -526,7 +595,7 @@ class BM25:
         weights_of: dict[int, np.ndarray] = {}
         if essential:
             parts = [self._postings(t) for t in essential]
-            cand, inverse = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+            cand, inverse = _union(np.concatenate([d for d, _ in parts]), self.n_docs)
             start = 0
             for tid, (docs, weights) in zip(essential, parts, strict=True):
                 column = np.zeros(len(cand), dtype=np.float64)
@@ -537,6 +606,10 @@ class BM25:
             raise ValueError("no candidates to score")
         cand = cand.astype(self._postings_doc.dtype, copy=False)
         for tid in lookup:
+            row = self._dense_row_of.get(tid)
+            if row is not None:
+                weights_of[tid] = self._dense_rows[row][cand]
+                continue
             docs, weights = self._postings(tid)
             at = np.minimum(np.searchsorted(docs, cand), len(docs) - 1)
             weights_of[tid] = np.where(docs[at] == cand, weights[at], 0.0)
@@ -571,8 +644,11 @@ class BM25:
             "idf": self._idf,
             "doc_rank": self._doc_rank,
             "term_max": self._term_max,
+            "dense_terms": self._dense_terms,
+            "dense_rows": self._dense_rows,
             "vocab_bytes": self._vocab.data,
             "vocab_offsets": self._vocab.offsets,
+            "vocab_prefix": self._vocab_prefix,
             "doc_id_bytes": self._doc_id_store.data,
             "doc_id_offsets": self._doc_id_store.offsets,
         }
@@ -621,13 +697,19 @@ class BM25:
         self._idf = arrays["idf"]
         self._doc_rank = arrays["doc_rank"]
         self._term_max = arrays["term_max"]
+        self._dense_terms = arrays["dense_terms"]
+        self._dense_rows = arrays["dense_rows"]
+        self._dense_row_of = {int(t): row for row, t in enumerate(self._dense_terms.tolist())}
         self._vocab = _StrArray(arrays["vocab_bytes"], arrays["vocab_offsets"])
+        self._vocab_prefix = arrays["vocab_prefix"]
         self._doc_id_store = _StrArray(arrays["doc_id_bytes"], arrays["doc_id_offsets"])
         self._doc_ids = self._doc_id_store
         n_docs, n_terms = int(params["n_docs"]), int(params["n_terms"])
         consistent = (
             len(self._doc_rank) == n_docs == len(self._doc_ids)
             and len(self._idf) == n_terms == len(self._vocab) == len(self._term_max)
+            and len(self._vocab_prefix) == n_terms
+            and self._dense_rows.shape == (len(self._dense_terms), n_docs)
             and len(self._indptr) == n_terms + 1
             and len(self._postings_doc) == len(self._postings_weight) == int(self._indptr[-1])
         )

@@ -28,120 +28,48 @@ references it, and cites the records it used.
 
 It does not refuse to guess: when two findings are nearly tied it still takes the leader. That
 is the trade-off an explicit flow with an escalation policy is measured against.
+
+The schema reading lives in `graph.models.schemas` and the reading of results (records, the
+leading finding) in `graph.models.findings`; this module holds the controller, and re-exports
+the names tests and callers import from here.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.utils.function_calling import convert_to_openai_tool
+from graph.models.findings import (
+    Lead,
+    Result,
+    error_text,
+    find_lead,
+    key_field,
+    label_of,
+    mentions,
+    result_of,
+    shorten,
+)
+from graph.models.schemas import (
+    FINISH,
+    ArgSpec,
+    ToolSpec,
+    classify_arg,
+    first_identifier_example,
+    is_identifier,
+    shape_of,
+    similar_names,
+    structured_tools,
+    tool_spec,
+)
 
 if TYPE_CHECKING:
     from graph.models.policy import Action, Observation
 
-FINISH = "finish"
-CALCULATOR = "calculator"
-RESERVED = frozenset({FINISH, CALCULATOR})
-"""Tools this controller never calls as structured tools."""
 MAX_RECORDS_CITED = 3
 """Most supporting records cited for the leading finding."""
-ID_WORDS = frozenset(
-    {"id", "ids", "no", "nr", "num", "number", "code", "sku", "ref", "key", "serial", "variant"}
-)
-"""Name parts that mark an argument or a field as an identifier."""
-EXAMPLE_RE = re.compile(
-    r"(?:\be\.g\.|\bfor example|\bfor instance|\bsuch as|\blike)\s*[:,]?\s*[\"'`]?"
-    r"([^\s\"'`,;()]+)",
-    re.IGNORECASE,
-)
-"""An example in a description: the token after "e.g.", "for example", "such as", "like"."""
-IDENTIFIER_RE = re.compile(r"^(?=[^\s]*\d)(?=[^\s]*[A-Za-z-])[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$")
-"""An identifier-like token: letters or dashes with digits, no spaces, at most 40 characters."""
-ERROR_PREFIX = "error"
-
-ArgKind = Literal["identifier", "text", "number", "flag", "choice", "other"]
-
-
-@dataclass(frozen=True)
-class ArgSpec:
-    """One model-facing argument of a tool, classified for filling."""
-
-    name: str
-    kind: ArgKind
-    required: bool
-    description: str
-    pattern: re.Pattern[str] | None = None
-    """The shape of an identifier (from an example), or None when no example gives one."""
-    choices: tuple[str, ...] = ()
-    """The allowed values of an enum argument."""
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """A tool as this controller sees it: its name, description and arguments."""
-
-    name: str
-    description: str
-    args: tuple[ArgSpec, ...]
-
-    @property
-    def required(self) -> tuple[ArgSpec, ...]:
-        """The arguments a call cannot leave out."""
-        return tuple(arg for arg in self.args if arg.required)
-
-
-@dataclass
-class Result:
-    """One earlier call, read as structured data."""
-
-    tool: str
-    args: dict[str, Any]
-    data: Any
-    """The artifact (a dict or a list of records), or None when the tool returned only text."""
-    content: str
-    ok: bool
-    raised: bool
-    """True when the tool raised (an error tool message): worth one retry."""
-
-    @property
-    def collection(self) -> str:
-        """The name of the list of records in the result (``"results"`` for a bare list)."""
-        return records_of(self.data)[0]
-
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        """The records the result holds (empty for a single dict result)."""
-        return records_of(self.data)[1]
-
-    def scalars(self) -> dict[str, Any]:
-        """Top-level fields of a dict result that are not lists, status flags or empty."""
-        if not isinstance(self.data, Mapping):
-            return {}
-        return {
-            key: value
-            for key, value in self.data.items()
-            if key not in {"ok", "error"} and value is not None and not isinstance(value, list)
-        }
-
-
-@dataclass(frozen=True)
-class Lead:
-    """The leading finding of a result: a categorical value and the records behind it."""
-
-    field: str
-    value: str
-    records: tuple[dict[str, Any], ...]
-    """The records with that value, most supported first."""
-    share: float
-    """Its support divided by all records' support (0..1)."""
-    total: int
-    """How many records the result held."""
-    runner_up: str | None
-    result: Result
 
 
 @dataclass(frozen=True)
@@ -159,288 +87,6 @@ class Plan:
     request: str
     results: list[Result] = field(default_factory=list)
     lead: Lead | None = None
-
-
-# -- reading schemas ------------------------------------------------------------------------
-
-_SPECS: dict[int, tuple[Any, ToolSpec]] = {}
-_SPECS_LOCK = threading.Lock()
-
-
-def structured_tools(tools: Iterable[Any]) -> list[Any]:
-    """The tools this controller drives: named tools with a schema, not BM25 search tools.
-
-    ``finish`` and the calculator are left out (the graph and the arithmetic rules own them),
-    and so is any tool exposing a BM25 ``index`` (the search policy owns those).
-    """
-    return [
-        tool
-        for tool in tools
-        if getattr(tool, "name", None) not in RESERVED
-        and not hasattr(tool, "index")
-        and hasattr(tool, "args")
-    ]
-
-
-def tool_spec(tool: Any) -> ToolSpec:
-    """The tool's model-facing schema, classified (cached per tool object)."""
-    with _SPECS_LOCK:
-        cached = _SPECS.get(id(tool))
-        if cached is not None and cached[0] is tool:
-            return cached[1]
-    function = convert_to_openai_tool(tool)["function"]
-    parameters = function.get("parameters") or {}
-    required = set(parameters.get("required") or [])
-    properties: Mapping[str, Any] = parameters.get("properties") or {}
-    description = " ".join(str(function.get("description") or "").split())
-    args = [
-        classify_arg(name, schema, name in required and "default" not in schema)
-        for name, schema in properties.items()
-    ]
-    args = _borrow_tool_example(args, description)
-    spec = ToolSpec(str(function["name"]), description, tuple(args))
-    with _SPECS_LOCK:
-        _SPECS[id(tool)] = (tool, spec)
-    return spec
-
-
-def classify_arg(name: str, schema: Mapping[str, Any], required: bool) -> ArgSpec:
-    """Classify one argument from its JSON schema (type, enum, description) and its name."""
-    description = " ".join(str(schema.get("description") or "").split())
-    kind_of_type = _json_type(schema)
-    if schema.get("enum"):
-        choices = tuple(str(value) for value in schema["enum"])
-        return ArgSpec(name, "choice", required, description, choices=choices)
-    if kind_of_type in {"integer", "number"}:
-        return ArgSpec(name, "number", required, description)
-    if kind_of_type == "boolean":
-        return ArgSpec(name, "flag", required, description)
-    if kind_of_type != "string":
-        return ArgSpec(name, "other", required, description)
-    example = first_identifier_example(description)
-    if example is not None:
-        return ArgSpec(name, "identifier", required, description, shape_of(example))
-    if name_parts(name) & ID_WORDS:
-        return ArgSpec(name, "identifier", required, description)
-    return ArgSpec(name, "text", required, description)
-
-
-def _json_type(schema: Mapping[str, Any]) -> str:
-    """The JSON type of a schema, looking through ``anyOf`` with null (``str | None``)."""
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return kind
-    for option in schema.get("anyOf") or []:
-        if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
-            return str(option["type"])
-    return "other"
-
-
-def _borrow_tool_example(args: list[ArgSpec], description: str) -> list[ArgSpec]:
-    """Give the one identifier argument without an example the example in the tool's text."""
-    bare = [arg for arg in args if arg.kind == "identifier" and arg.pattern is None]
-    example = first_identifier_example(description)
-    if len(bare) != 1 or example is None:
-        return args
-    pattern = shape_of(example)
-    if any(arg.pattern is not None and arg.pattern.pattern == pattern.pattern for arg in args):
-        return args  # the example describes an argument that already has it
-    return [
-        ArgSpec(a.name, a.kind, a.required, a.description, pattern) if a is bare[0] else a
-        for a in args
-    ]
-
-
-def first_identifier_example(text: str) -> str | None:
-    """The first identifier-like example a description gives ("e.g. AB-12-C"), if any."""
-    for match in EXAMPLE_RE.finditer(text):
-        token = match.group(1).rstrip(".:")
-        if is_identifier(token):
-            return token
-    return None
-
-
-def is_identifier(value: Any) -> bool:
-    """Whether a value looks like an identifier (letters or dashes with digits, no spaces)."""
-    return isinstance(value, str) and IDENTIFIER_RE.match(value) is not None
-
-
-def shape_of(example: str) -> re.Pattern[str]:
-    r"""A pattern for tokens shaped like ``example``: the same runs of letters and digits.
-
-    ``AB-12-C`` gives ``[A-Za-z]{2}-\d{2}-[A-Za-z]{1}``, matched between non-alphanumerics.
-    """
-    parts = []
-    for run in re.finditer(r"[A-Za-z]+|\d+|.", example):
-        text = run.group()
-        if text.isdigit():
-            parts.append(rf"\d{{{len(text)}}}")
-        elif text.isalpha():
-            parts.append(rf"[A-Za-z]{{{len(text)}}}")
-        else:
-            parts.append(re.escape(text))
-    return re.compile(r"(?<![A-Za-z0-9])" + "".join(parts) + r"(?![A-Za-z0-9])")
-
-
-def name_parts(name: str) -> set[str]:
-    """The words of a field name (``partNo`` / ``part_no`` -> ``{"part", "no"}``)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return {word.lower() for word in re.split(r"[^A-Za-z0-9]+", spaced) if word}
-
-
-def similar_names(a: str, b: str) -> bool:
-    """Whether two field names mean the same thing: the same words, id words counted as one."""
-    left, right = name_parts(a), name_parts(b)
-    if left == right:
-        return True
-    core_left, core_right = left - ID_WORDS, right - ID_WORDS
-    return bool(core_left) and core_left == core_right
-
-
-# -- reading results ------------------------------------------------------------------------
-
-
-def records_of(data: Any) -> tuple[str, list[dict[str, Any]]]:
-    """The list of records a result holds: ``(name, records)``, or ``("", [])`` for none."""
-    if isinstance(data, list):
-        return "results", [item for item in data if isinstance(item, dict)]
-    if isinstance(data, Mapping):
-        for key, value in data.items():
-            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-                return str(key), list(value)
-    return "", []
-
-
-def result_of(observation: Observation) -> Result:
-    """An observation read as structured data (its artifact, else its hits)."""
-    data = getattr(observation, "artifact", None)
-    if data is None and observation.hits:
-        data = list(observation.hits)
-    content = observation.content.strip()
-    ok = observation.ok and not content.lower().startswith(ERROR_PREFIX)
-    if isinstance(data, Mapping) and (data.get("ok") is False or data.get("error")):
-        ok = False
-    return Result(
-        tool=observation.tool,
-        args=dict(observation.args),
-        data=data,
-        content=content,
-        ok=ok,
-        raised=not observation.ok,
-    )
-
-
-def error_text(result: Result) -> str:
-    """The one-line error a failed result reports."""
-    if isinstance(result.data, Mapping) and result.data.get("error"):
-        return " ".join(str(result.data["error"]).split())
-    text = " ".join(result.content.split())
-    return text[:200] or "no result"
-
-
-def weights(records: Sequence[Mapping[str, Any]]) -> list[float]:
-    """Each record's support: a score field all records share, else 1 / rank."""
-    if records:
-        for key, value in records[0].items():
-            if isinstance(value, float) and all(
-                isinstance(r.get(key), int | float) and not isinstance(r.get(key), bool)
-                for r in records
-            ):
-                return [max(float(r[key]), 0.0) for r in records]
-    return [1.0 / (rank + 1) for rank in range(len(records))]
-
-
-def key_field(records: Sequence[Mapping[str, Any]], echoed: set[str]) -> str | None:
-    """The categorical identifier field records can be grouped by, if one exists.
-
-    A candidate holds an identifier in every record, is not named as the records' own id
-    (``id``, ``ticket_id``) and does not just echo an argument of the call. Fields whose values
-    repeat across records are preferred (a value unique to each record may still be an id);
-    among those, the one with the fewest distinct values (the coarsest grouping) wins, ties in
-    field order.
-    """
-    if len(records) < 2:
-        return None
-    best: tuple[bool, int, str] | None = None
-    for key in records[0]:
-        if "id" in name_parts(str(key)):
-            continue
-        values = [record.get(key) for record in records]
-        if not all(is_identifier(value) for value in values):
-            continue
-        distinct = {str(value).casefold() for value in values}
-        if distinct <= echoed:
-            continue
-        rank = (len(distinct) == len(records), len(distinct), str(key))
-        if best is None or rank[:2] < best[:2]:
-            best = rank
-    return None if best is None else best[2]
-
-
-def find_lead(result: Result) -> Lead | None:
-    """The best-supported value of a result's categorical field, with its records.
-
-    A value's support is its best record's weight (one strong match is evidence; many weak
-    ones do not add up to it), then the weights summed, then its best rank.
-    """
-    records = result.records
-    echoed = {str(v).casefold() for v in result.args.values() if isinstance(v, str)}
-    key = key_field(records, echoed)
-    if key is None:
-        return None
-    best: dict[str, float] = {}
-    summed: dict[str, float] = {}
-    first_rank: dict[str, int] = {}
-    for rank, (record, weight) in enumerate(zip(records, weights(records), strict=True)):
-        value = str(record[key])
-        best[value] = max(best.get(value, 0.0), weight)
-        summed[value] = summed.get(value, 0.0) + weight
-        first_rank.setdefault(value, rank)
-    ranked = sorted(best, key=lambda v: (-best[v], -summed[v], first_rank[v], v))
-    total = sum(best.values())
-    lead = ranked[0]
-    members = [r for r in records if str(r[key]) == lead]
-    return Lead(
-        field=key,
-        value=lead,
-        records=tuple(members),
-        share=best[lead] / total if total > 0 else 0.0,
-        total=len(records),
-        runner_up=ranked[1] if len(ranked) > 1 else None,
-        result=result,
-    )
-
-
-def mentions(record: Mapping[str, Any], value: str) -> bool:
-    """Whether any field of a record holds ``value`` (as a value, a list item or a word)."""
-    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", re.IGNORECASE)
-    for item in record.values():
-        items = item if isinstance(item, list) else [item]
-        if any(isinstance(i, str) and pattern.search(i) for i in items):
-            return True
-    return False
-
-
-def label_of(record: Mapping[str, Any]) -> str:
-    """A short name for a record: its id, a title field and a page, when it has them."""
-    parts = [f"[{record['id']}]"] if "id" in record else []
-    for key, value in record.items():
-        if "title" in name_parts(str(key)) and isinstance(value, str):
-            parts.append(value)
-            break
-    page = record.get("page")
-    if isinstance(page, int) and not isinstance(page, bool):
-        parts.append(f"p.{page}")
-    return " ".join(parts) or _short(record)
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    """A one-line, bounded rendering of a value."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-# -- the controller -------------------------------------------------------------------------
 
 
 class StructuredController:
@@ -591,7 +237,7 @@ class StructuredController:
             return Action(f"{spec.name} raised an error; call it once more.", spec.name, args)
         kinds = {arg.name: arg.kind for arg in spec.args}
         given = [
-            f"{name} {_short(fill.value, 40)} from {fill.source}"
+            f"{name} {shorten(fill.value, 40)} from {fill.source}"
             for name, fill in filled.items()
             if kinds.get(name) != "text"
         ]
@@ -686,7 +332,7 @@ class StructuredController:
             return f"Reference: {label_of(about[0])}", cited
         scalars = result.scalars()
         if not scalars:
-            return f"{result.tool}: {_short(result.content, 160)}", []
+            return f"{result.tool}: {shorten(result.content, 160)}", []
         subject = next((str(v) for v in scalars.values() if is_identifier(v)), "")
         rest = [
             f"{' '.join(str(key).split('_'))} {value}"

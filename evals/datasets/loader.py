@@ -35,116 +35,41 @@ Every problem raises `DatasetError`, one line naming the file and line:
 Built-in datasets (`BUILTIN_DATASETS`): ``notes`` and ``seed_runs`` are files in this format
 beside this module; ``hotpotqa-dev`` and ``hotpotqa-hard`` are built from the HotpotQA files in
 ``hotpotqa/`` by `load_hotpotqa`, which pools all paragraphs of a file into one corpus.
+
+`Dataset`, `Question` and `DatasetError` are defined in `evals.datasets.dataset`, the HotpotQA
+reader in `evals.datasets.hotpotqa`; both are re-exported here.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from corpora import BUILTIN_CORPORA, Corpus, CorpusError, Passage, load_builtin, load_corpus
+from corpora import BUILTIN_CORPORA, Corpus, CorpusError, load_builtin, load_corpus
+from evals.datasets.dataset import Dataset, DatasetError, Question, json_kind, json_lines
+from evals.datasets.hotpotqa import (
+    HOTPOT_CORPORA,
+    HOTPOT_DATASETS,
+    ParagraphPool,
+    load_hotpotqa,
+)
 
 BUILTIN_DATASETS: tuple[str, ...] = ("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard")
 """Names `load_dataset` accepts besides a file path."""
 
-_HOTPOT: dict[str, tuple[str, str, str]] = {
-    # dataset name: (file under hotpotqa/, corpus name, description)
-    "hotpotqa-dev": (
-        "dev_500.jsonl",
-        "hotpotqa_dev",
-        "500 HotpotQA dev questions (distractor setting, IRCoT subsample), all their "
-        "paragraphs pooled into one corpus",
-    ),
-    "hotpotqa-hard": (
-        "distractor_100.json",
-        "hotpotqa_hard",
-        "100 hard HotpotQA distractor-setting questions, all their paragraphs pooled into "
-        "one corpus",
-    ),
-}
-HOTPOT_CORPORA: dict[str, str] = {corpus: ds for ds, (_f, corpus, _d) in _HOTPOT.items()}
-"""Pooled HotpotQA corpus name -> the built-in dataset it comes from."""
-
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _TOOL_RE = re.compile(r"[a-z_][a-z0-9_]*")
 _BAD_ID_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_BAD_TITLE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 _HEADER_KEYS = frozenset({"dataset", "description", "corpus"})
 _REQUIRED_KEYS = ("id", "question", "answers")
 _QUESTION_KEYS = frozenset(
     {*_REQUIRED_KEYS, "supporting", "must_contain", "tools", "corpus", "metadata"}
 )
-
-
-class DatasetError(ValueError):
-    """A dataset that cannot be loaded; ``str(e)`` is one line ``<file>:<line>: <problem>``."""
-
-    def __init__(
-        self, message: str, path: str | os.PathLike[str] | None = None, line: int | None = None
-    ) -> None:
-        self.path = None if path is None else str(path)
-        self.line = line
-        self.problem = " ".join(str(message).split())
-        where = "" if self.path is None else self.path + ("" if line is None else f":{line}")
-        super().__init__(f"{where}: {self.problem}" if where else self.problem)
-
-
-@dataclass(frozen=True)
-class Question:
-    """One eval question with what counts as a right answer and which documents support it."""
-
-    id: str
-    question: str
-    answers: tuple[str, ...]
-    supporting: tuple[str, ...] = ()
-    must_contain: tuple[str, ...] = ()
-    tools: tuple[str, ...] | None = None
-    corpus: str | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
-
-    def as_tuple(self) -> tuple[str, list[str], list[str]]:
-        """Return the seed's ``(question, answers, supporting_doc_ids)`` triple."""
-        return (self.question, list(self.answers), list(self.supporting))
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """A named list of questions and the corpus they run over (None: the built-in corpora)."""
-
-    name: str
-    questions: tuple[Question, ...]
-    corpus: Corpus | None = None
-    description: str = ""
-    path: str | None = None
-    """The file the questions came from, if any."""
-
-    def __len__(self) -> int:
-        """Return the number of questions."""
-        return len(self.questions)
-
-    def triples(self) -> list[tuple[str, list[str], list[str]]]:
-        """Return every question as the seed's triple, in order (the input of `evaluate`)."""
-        return [q.as_tuple() for q in self.questions]
-
-    def corpora(self) -> list[Corpus]:
-        """Return the corpora the agent searches: this dataset's, or the three built-ins."""
-        if self.corpus is not None:
-            return [self.corpus]
-        return [load_builtin(name) for name in BUILTIN_CORPORA]
-
-    def get(self, question_id: str) -> Question:
-        """Return the question with this id; KeyError if there is none."""
-        for q in self.questions:
-            if q.id == question_id:
-                return q
-        raise KeyError(question_id)
 
 
 def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
@@ -175,8 +100,8 @@ def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
 def _load_builtin(name: str) -> Dataset:
     """Load and cache one of `BUILTIN_DATASETS`."""
     here = resources.files("evals.datasets")
-    if name in _HOTPOT:
-        filename, corpus_name, description = _HOTPOT[name]
+    if name in HOTPOT_DATASETS:
+        filename, corpus_name, description = HOTPOT_DATASETS[name]
         with resources.as_file(here / "hotpotqa" / filename) as path:
             return load_hotpotqa(path, name=name, corpus_name=corpus_name, description=description)
     with resources.as_file(here / f"{name}.jsonl") as path:
@@ -189,7 +114,7 @@ def _load_builtin(name: str) -> Dataset:
 def read_dataset_file(path: str | os.PathLike[str]) -> Dataset:
     """Parse a dataset ``.jsonl`` file (format in the module docstring); DatasetError if bad."""
     p = Path(path)
-    lines = list(_json_lines(p))
+    lines = list(json_lines(p))
     if not lines:
         raise DatasetError("empty dataset: no questions", p, 1)
     header: dict[str, Any] = {}
@@ -231,46 +156,6 @@ def read_dataset_file(path: str | os.PathLike[str]) -> Dataset:
     )
 
 
-def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each non-blank line; DatasetError if one is not an object."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise DatasetError(f"cannot read file: {e.strerror or e}", path) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise DatasetError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", path, line) from None
-    for lineno, raw in enumerate(text.split("\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise DatasetError(
-                f"malformed JSON: {e.msg} (column {e.colno})", path, lineno
-            ) from None
-        except RecursionError:
-            raise DatasetError("malformed JSON: nested too deeply", path, lineno) from None
-        if not isinstance(obj, dict):
-            raise DatasetError(f"expected a JSON object, got {_kind(obj)}", path, lineno)
-        yield lineno, obj
-
-
-def _kind(value: object) -> str:
-    """Name a JSON value's type the way a user wrote it."""
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        type(None): "null",
-    }.get(type(value), type(value).__name__)
-
-
 def _name_from_stem(path: Path) -> str:
     """Use the file stem as the dataset name when the header gives none."""
     stem = path.name[: -len(".jsonl")] if path.name.lower().endswith(".jsonl") else path.stem
@@ -295,7 +180,9 @@ def _check_header(header: Mapping[str, Any], path: Path, line: int) -> None:
     corpus = header.get("corpus")
     if corpus is not None and (not isinstance(corpus, str) or not corpus.strip()):
         raise DatasetError(
-            f"'corpus' must be a corpus name or file path, or null, got {_kind(corpus)}", path, line
+            f"'corpus' must be a corpus name or file path, or null, got {json_kind(corpus)}",
+            path,
+            line,
         )
 
 
@@ -334,11 +221,13 @@ def _string_list(obj: Mapping[str, Any], key: str, path: Path, line: int) -> tup
     """Return ``obj[key]`` as a tuple of non-empty strings, or raise naming the key."""
     value = obj[key]
     if not isinstance(value, list):
-        raise DatasetError(f"{key!r} must be a list of strings, got {_kind(value)}", path, line)
+        raise DatasetError(f"{key!r} must be a list of strings, got {json_kind(value)}", path, line)
     for item in value:
         if not isinstance(item, str):
             raise DatasetError(
-                f"{key!r} must be a list of strings, but holds {_kind(item)} {item!r}", path, line
+                f"{key!r} must be a list of strings, but holds {json_kind(item)} {item!r}",
+                path,
+                line,
             )
         if not item.strip():
             raise DatasetError(f"{key!r} holds an empty string", path, line)
@@ -359,14 +248,14 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
         raise DatasetError(f"missing {', '.join(repr(k) for k in missing)}", path, line)
     qid = obj["id"]
     if not isinstance(qid, str):
-        raise DatasetError(f"'id' must be a string, got {_kind(qid)} {qid!r}", path, line)
+        raise DatasetError(f"'id' must be a string, got {json_kind(qid)} {qid!r}", path, line)
     if not qid.strip() or qid != qid.strip() or _BAD_ID_RE.search(qid):
         raise DatasetError(
             f"bad id {qid!r}: non-empty, no control characters or surrounding spaces", path, line
         )
     text = obj["question"]
     if not isinstance(text, str):
-        raise DatasetError(f"'question' must be a string, got {_kind(text)}", path, line)
+        raise DatasetError(f"'question' must be a string, got {json_kind(text)}", path, line)
     if not text.strip():
         raise DatasetError("'question' is empty", path, line)
     answers = _string_list(obj, "answers", path, line)
@@ -382,10 +271,10 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
             raise DatasetError(f"bad tool name {tool!r} in 'tools'", path, line)
     corpus = obj.get("corpus")
     if corpus is not None and not isinstance(corpus, str):
-        raise DatasetError(f"'corpus' must be a corpus name, got {_kind(corpus)}", path, line)
+        raise DatasetError(f"'corpus' must be a corpus name, got {json_kind(corpus)}", path, line)
     metadata = obj.get("metadata")
     if metadata is not None and not isinstance(metadata, dict):
-        raise DatasetError(f"'metadata' must be an object, got {_kind(metadata)}", path, line)
+        raise DatasetError(f"'metadata' must be an object, got {json_kind(metadata)}", path, line)
     return Question(
         id=qid,
         question=text,
@@ -422,178 +311,14 @@ def _check_references(
             )
 
 
-# -- HotpotQA --------------------------------------------------------------------------------
-
-
-class ParagraphPool:
-    """Pools paragraphs into passages with stable ids: the title, ``title#2``... on a clash.
-
-    A paragraph whose title and text both match one already added is the same passage. The
-    first paragraph with a title gets the title as its id; a later one with the same title but
-    different text gets ``title#2``, then ``title#3``, and so on (skipping an id already taken).
-    """
-
-    def __init__(self) -> None:
-        self._ids: dict[tuple[str, str], str] = {}
-        self._taken: set[str] = set()
-        self._per_title: dict[str, int] = {}
-        self.passages: list[Passage] = []
-
-    def add(self, title: str, text: str) -> str:
-        """Return the id of this paragraph, adding it if it is new."""
-        key = (title, text)
-        if key in self._ids:
-            return self._ids[key]
-        n = self._per_title.get(title, 0) + 1
-        candidate = title if n == 1 else f"{title}#{n}"
-        while candidate in self._taken:
-            n += 1
-            candidate = f"{title}#{n}"
-        self._per_title[title] = n
-        self._ids[key] = candidate
-        self._taken.add(candidate)
-        self.passages.append(Passage(id=candidate, text=text, title=title))
-        return candidate
-
-
-def load_hotpotqa(
-    path: str | os.PathLike[str], *, name: str, corpus_name: str, description: str = ""
-) -> Dataset:
-    """Build a dataset from a HotpotQA file, all its paragraphs pooled into one corpus.
-
-    ``.jsonl`` is the IRCoT format (``question_id``, ``question_text``,
-    ``answers_objects[].spans``, ``contexts[]`` of ``title``, ``paragraph_text``,
-    ``is_supporting``); ``.json`` is the original HotpotQA list (``id``, ``question``,
-    ``answer``, ``supporting_facts.title``, ``context.title`` / ``context.sentences``, the
-    sentences of a paragraph joined as they are). Paragraph ids follow `ParagraphPool`; a
-    passage's title is the paragraph title and its text the paragraph, so the indexed text is
-    ``title + ". " + paragraph``. A question's supporting documents are its supporting
-    paragraphs, in context order (IRCoT) or supporting-fact order (original).
-    """
-    p = Path(path)
-    pool = ParagraphPool()
-    if p.suffix.lower() == ".jsonl":
-        questions = [_ircot_question(obj, pool, _Where(p, line)) for line, obj in _json_lines(p)]
-    else:
-        questions = list(_original_questions(p, pool))
-    if not questions:
-        raise DatasetError("empty dataset: no questions", p, 1)
-    seen: dict[str, int] = {}
-    for i, q in enumerate(questions, start=1):
-        if q.id in seen:
-            raise DatasetError(
-                f"duplicate question id {q.id!r} (questions {seen[q.id]} and {i})", p
-            )
-        seen[q.id] = i
-    n = len(pool.passages)
-    corpus_description = (
-        f"{n:,} Wikipedia paragraphs pooled from the contexts of {len(questions)} "
-        f"HotpotQA questions ({p.name})"
-    )
-    corpus = Corpus(name=corpus_name, passages=tuple(pool.passages), description=corpus_description)
-    return Dataset(
-        name=name,
-        questions=tuple(questions),
-        corpus=corpus,
-        description=description or corpus_description,
-        path=str(p),
-    )
-
-
-@dataclass(frozen=True)
-class _Where:
-    """Where a problem in a HotpotQA file is: the file, and a line or an item index."""
-
-    path: Path
-    line: int | None = None
-    item: int | None = None
-
-    def error(self, message: str) -> DatasetError:
-        """Return a DatasetError for `message` at this place."""
-        prefix = "" if self.item is None else f"item {self.item}: "
-        return DatasetError(prefix + message, self.path, self.line)
-
-
-def _need(obj: Mapping[str, Any], key: str, kind: type, at: _Where) -> Any:
-    """Return ``obj[key]`` if present and of `kind`, else raise DatasetError at `at`."""
-    if key not in obj:
-        raise at.error(f"missing {key!r}")
-    value = obj[key]
-    if not isinstance(value, kind):
-        raise at.error(f"{key!r} must be {_kind(kind())}, got {_kind(value)}")
-    return value
-
-
-def _checked_title(title: object, at: _Where) -> str:
-    """Return a paragraph title usable as a cited id (the agent cites ``[id]``), or raise."""
-    if not isinstance(title, str):
-        raise at.error(f"a paragraph title must be a string, got {_kind(title)}")
-    if not title.strip() or title != title.strip() or _BAD_TITLE_RE.search(title):
-        raise at.error(f"title {title!r} cannot be a document id")
-    return title
-
-
-def _ircot_question(obj: Mapping[str, Any], pool: ParagraphPool, at: _Where) -> Question:
-    """Build one question (and pool its paragraphs) from an IRCoT-format line."""
-    qid = _need(obj, "question_id", str, at)
-    text = _need(obj, "question_text", str, at)
-    answers: list[str] = []
-    for ans in _need(obj, "answers_objects", list, at):
-        spans = ans.get("spans", []) if isinstance(ans, dict) else []
-        answers.extend(s for s in spans if isinstance(s, str) and s.strip() and s not in answers)
-    if not answers:
-        raise at.error(f"question {qid!r} has no answer spans")
-    supporting: list[str] = []
-    for ctx in _need(obj, "contexts", list, at):
-        if not isinstance(ctx, dict):
-            raise at.error(f"a context must be an object, got {_kind(ctx)}")
-        title = _checked_title(ctx.get("title"), at)
-        doc_id = pool.add(title, _need(ctx, "paragraph_text", str, at))
-        if ctx.get("is_supporting") is True and doc_id not in supporting:
-            supporting.append(doc_id)
-    return Question(id=qid, question=text, answers=tuple(answers), supporting=tuple(supporting))
-
-
-def _original_questions(path: Path, pool: ParagraphPool) -> Iterator[Question]:
-    """Yield the questions (pooling paragraphs) of an original-format HotpotQA ``.json`` list."""
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except OSError as e:
-        raise DatasetError(f"cannot read file: {e.strerror or e}", path) from None
-    except UnicodeDecodeError:
-        raise DatasetError("not UTF-8 text", path) from None
-    except json.JSONDecodeError as e:
-        raise DatasetError(f"malformed JSON: {e.msg} (column {e.colno})", path, e.lineno) from None
-    if not isinstance(data, list):
-        raise DatasetError(f"expected a JSON list of questions, got {_kind(data)}", path)
-    for i, obj in enumerate(data):
-        at = _Where(path, item=i)
-        if not isinstance(obj, dict):
-            raise at.error(f"expected an object, got {_kind(obj)}")
-        context = _need(obj, "context", dict, at)
-        titles = _need(context, "title", list, at)
-        sentences = _need(context, "sentences", list, at)
-        if len(titles) != len(sentences):
-            raise at.error(f"context has {len(titles)} titles for {len(sentences)} paragraphs")
-        by_title: dict[str, str] = {}
-        for title, sents in zip(titles, sentences, strict=True):
-            if not isinstance(sents, list) or not all(isinstance(x, str) for x in sents):
-                raise at.error("a context paragraph must be a list of sentence strings")
-            doc_id = pool.add(_checked_title(title, at), "".join(sents))
-            by_title.setdefault(title, doc_id)
-        supporting: list[str] = []
-        for title in _need(_need(obj, "supporting_facts", dict, at), "title", list, at):
-            if title not in by_title:
-                raise at.error(f"supporting title {title!r} is not in the question's context")
-            if by_title[title] not in supporting:
-                supporting.append(by_title[title])
-        answer = _need(obj, "answer", str, at)
-        if not answer.strip():
-            raise at.error("empty 'answer'")
-        yield Question(
-            id=_need(obj, "id", str, at),
-            question=_need(obj, "question", str, at),
-            answers=(answer,),
-            supporting=tuple(supporting),
-            metadata={k: obj[k] for k in ("type", "level") if k in obj},
-        )
+__all__ = [
+    "BUILTIN_DATASETS",
+    "HOTPOT_CORPORA",
+    "Dataset",
+    "DatasetError",
+    "ParagraphPool",
+    "Question",
+    "load_dataset",
+    "load_hotpotqa",
+    "read_dataset_file",
+]

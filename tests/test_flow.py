@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +14,7 @@ import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from corpora.field_service import VARIANT_RE
@@ -19,7 +23,7 @@ from graph.flow.graph import (
     build_flow,
     flow,
     route_after_escalate,
-    route_after_stage,
+    route_after_stages,
 )
 from graph.flow.human import ResumeError, candidates, parse_decision, parse_resume_text
 from graph.flow.nodes import NO_CITATION, FlowNodes, FlowTools
@@ -32,6 +36,8 @@ from graph.flow.policy import (
     next_step,
 )
 from graph.flow.run import flow_config, flow_for, result_of, resume_flow, run_flow
+from graph.flow.state import FlowState, HumanDecision
+from graph.persistence import open_checkpointer
 from tools.faults import flaky
 from tools.field_service import check_availability, search_manual, search_tickets
 
@@ -116,38 +122,65 @@ def test_destinations_follow_the_policy() -> None:
             assert stage.value in destinations(stage)
 
 
-def test_graph_edges_are_the_table() -> None:
+def test_graph_is_two_nodes_around_the_table() -> None:
     drawn = flow.get_graph()
     edges = {(e.source, e.target) for e in drawn.edges}
     assert edges == {
-        ("__start__", "parse"),
-        ("parse", "history"), ("parse", "abort"),
-        ("history", "diagnose"), ("history", "history"), ("history", "escalate"),
-        ("diagnose", "part"), ("diagnose", "escalate"),
-        ("part", "stock"), ("part", "escalate"),
-        ("stock", "compose"), ("stock", "stock"), ("stock", "escalate"),
-        ("compose", "__end__"), ("compose", "abort"),
-        ("escalate", "part"), ("escalate", "__end__"),
-        ("abort", "__end__"),
+        ("__start__", "run_stages"),
+        ("run_stages", "escalate"), ("run_stages", "__end__"),
+        ("escalate", "run_stages"), ("escalate", "__end__"),
     }  # fmt: skip
     assert flow.checkpointer is None
     assert flow.name == "flow"
 
 
+def updates(graph: CompiledStateGraph, value: object, thread_id: str) -> list[list[str]]:
+    config = flow_config(thread_id)
+    return [list(u) for u in graph.stream(value, config, stream_mode="updates")]
+
+
+def test_a_request_is_one_superstep_and_an_escalation_one_more() -> None:
+    graph = build_flow(checkpointer=InMemorySaver())
+    assert updates(graph, {"request": CLEAR}, "one") == [["run_stages"]]
+    assert updates(graph, {"request": VAGUE}, "two") == [["run_stages"], ["__interrupt__"]]
+    assert updates(graph, Command(resume="F-110"), "two") == [["escalate"], ["run_stages"]]
+
+
 def test_routers_raise_on_states_they_do_not_expect() -> None:
     with pytest.raises(RuntimeError, match="no stage has run"):
-        route_after_stage({"request": "x"})
+        route_after_stages({"request": "x"})
     escalate_entry = {"stage": "escalate", "ok": True, "detail": "", "ms": 0.0}
     with pytest.raises(RuntimeError, match="not a stage"):
-        route_after_stage({"request": "x", "log": [escalate_entry]})
+        route_after_stages({"request": "x", "log": [escalate_entry]})
     parse_entry = {"stage": "parse", "ok": True, "detail": "", "ms": 0.0}
     with pytest.raises(RuntimeError, match="no run count"):
-        route_after_stage({"request": "x", "log": [parse_entry], "attempts": {}})
+        route_after_stages({"request": "x", "log": [parse_entry], "attempts": {}})
+    with pytest.raises(RuntimeError, match=r"stopped after parse \(next: history\)"):
+        route_after_stages({"request": "x", "log": [parse_entry], "attempts": {"parse": 1}})
+    compose_entry = {"stage": "compose", "ok": True, "detail": "", "ms": 0.0}
+    done: FlowState = {"request": "x", "log": [compose_entry], "attempts": {"compose": 1}}
+    with pytest.raises(RuntimeError, match="with outcome None"):
+        route_after_stages(done)
+    assert route_after_stages({**done, "outcome": "answered"}) == "__end__"
+    failed = {"stage": "diagnose", "ok": False, "detail": "", "ms": 0.0}
+    assert route_after_stages({"request": "x", "log": [failed], "attempts": {"diagnose": 1}}) == (
+        "escalate"
+    )
     with pytest.raises(RuntimeError, match="without a human decision"):
         route_after_escalate({"request": "x"})
     weird = {"action": "reopen", "fault_code": None, "note": "", "stage": "part"}
     with pytest.raises(RuntimeError, match="unexpected decision"):
         route_after_escalate({"request": "x", "human_decision": weird})  # type: ignore[typeddict-item]
+    chosen: HumanDecision = {
+        "action": "fault_code", "fault_code": "F-109", "note": "", "stage": "diagnose",
+    }  # fmt: skip
+    assert route_after_escalate({"request": "x", "human_decision": chosen}) == "run_stages"
+
+
+def test_the_stage_loop_refuses_to_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("graph.flow.nodes.next_step", lambda stage, ok, runs: "parse")
+    with pytest.raises(RuntimeError, match="is the table a cycle"):
+        FlowNodes().run_stages({"request": CLEAR})
 
 
 def test_build_flow_tool_overrides() -> None:
@@ -160,8 +193,8 @@ def test_build_flow_tool_overrides() -> None:
 
 
 def test_run_config_passes_the_recursion_limit() -> None:
-    assert flow_config("t") == {"configurable": {"thread_id": "t"}, "recursion_limit": 32}
-    assert RECURSION_LIMIT == 32
+    assert flow_config("t") == {"configurable": {"thread_id": "t"}, "recursion_limit": 8}
+    assert RECURSION_LIMIT == 8
 
 
 # -- the happy path and the stage log --------------------------------------------------------
@@ -374,6 +407,77 @@ def test_resume_with_a_fresh_graph_on_the_same_sqlite_file(tmp_path: Path) -> No
     with sqlite3.connect(path, check_same_thread=False) as conn:
         done = resume_flow("x", "F-109", checkpointer=SqliteSaver(conn))
     assert done["outcome"] == "answered" and done["part_no"] == "PN-80150"
+
+
+def test_resuming_reruns_only_the_escalation_never_the_stages_before_it(
+    saver: BaseCheckpointSaver,
+) -> None:
+    tickets = flaky(search_tickets, failures=0)
+    tools = {"search_tickets": tickets}
+    run_flow(VAGUE, checkpointer=saver, thread_id="once", tools=tools)
+    resume_flow("once", "F-110", checkpointer=saver, tools=tools)
+    assert tickets.calls == 1
+
+
+KILL_WORKER = """
+import os, signal, sys
+from graph.flow.run import resume_flow, run_flow
+from graph.persistence import open_checkpointer
+
+def killed(**kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+db, action, thread, text, tool = sys.argv[1:]
+with open_checkpointer(db) as saver:
+    if action == "run":
+        run_flow(text, checkpointer=saver, thread_id=thread, tools={tool: killed})
+    else:
+        resume_flow(thread, text, checkpointer=saver, tools={tool: killed})
+"""
+
+
+def killed_mid_stage(db: Path, action: str, thread: str, text: str, tool: str) -> None:
+    """Run or resume a flow thread in a process that is SIGKILLed inside ``tool``."""
+    argv = [sys.executable, "-c", KILL_WORKER, str(db), action, thread, text, tool]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+@pytest.mark.slow
+def test_a_process_killed_mid_request_leaves_no_thread(tmp_path: Path) -> None:
+    db = tmp_path / "killed.sqlite"
+    killed_mid_stage(db, "run", "k1", CLEAR, "search_tickets")
+    with open_checkpointer(str(db)) as saver:
+        assert saver.get_tuple(flow_config("k1")) is None
+        assert run_flow(CLEAR, checkpointer=saver, thread_id="k1")["outcome"] == "answered"
+
+
+@pytest.mark.slow
+def test_a_process_killed_mid_resume_leaves_the_thread_paused(tmp_path: Path) -> None:
+    db = tmp_path / "killed.sqlite"
+    with open_checkpointer(str(db)) as saver:
+        paused = run_flow(VAGUE, checkpointer=saver, thread_id="k2")
+    killed_mid_stage(db, "resume", "k2", "F-110", "check_availability")
+    with open_checkpointer(str(db)) as saver:
+        still = result_of(flow_for(saver), "k2")
+        assert still["interrupt"] == paused["interrupt"] and still["log"] == paused["log"]
+        done = resume_flow("k2", "F-110", checkpointer=saver)
+    assert done["outcome"] == "answered" and done["part_no"] == "PN-80310"
+
+
+def test_a_new_request_on_a_used_thread_starts_clean() -> None:
+    graph = build_flow(checkpointer=InMemorySaver())
+    config = flow_config("reused")
+    graph.invoke({"request": VAGUE}, config)
+    graph.invoke(Command(resume="F-110"), config)
+    values = graph.invoke({"request": NO_MANUAL}, config)
+    assert values["outcome"] == "answered" and values["fault_code"] == "F-107"
+    assert values["human_decision"] is None and values["top_faults"][0][0] == "F-107"
+    assert values["answer"].endswith(NO_CITATION)
+    assert values["attempts"] == {stage: 1 for stage in STAGES}
+    assert [e["stage"] for e in values["log"]] == [
+        "parse", "history", "diagnose", "escalate", "part", "stock", "compose", *STAGES,
+    ]  # fmt: skip
 
 
 def test_no_part_fits_escalates_and_never_substitutes(saver: BaseCheckpointSaver) -> None:

@@ -13,7 +13,8 @@ taken from the fastest round, latencies from every round, outcomes from the firs
 request (this process, all its threads) is reported too: unlike wall time, other processes on a
 busy machine do not inflate it.
 
-- ``flow``: the explicit flow (``graph.flow``); escalations stay paused.
+- ``flow``: the explicit flow (``graph.flow``), run as ``run_flow`` runs it (one checkpoint
+  per invocation); escalations stay paused.
 - ``agent``: the ReAct agent with the field-service tools and ``finish``; it never escalates,
   so an agent run is ``answered`` when it stops on an answer citing something it looked up and
   ``aborted`` otherwise (``graph.router.agent_outcome``).
@@ -215,12 +216,13 @@ def flow_runner(checkpointer: BaseCheckpointSaver, tools: Any = None) -> Runner:
     """The explicit flow, with its default tools unless ``tools`` overrides them by name."""
     from graph.flow.graph import build_flow
     from graph.flow.policy import ESCALATE_NODE
-    from graph.flow.run import flow_config
+    from graph.flow.run import DURABILITY, flow_config
 
     graph = build_flow(tools, checkpointer)
 
     def run(request: str, thread_id: str) -> dict[str, Any]:
-        values = graph.invoke({"request": request}, flow_config(thread_id))
+        config = flow_config(thread_id)
+        values = graph.invoke({"request": request}, config, durability=DURABILITY)
         interrupts = values.get("__interrupt__") or []
         log = values.get("log") or []
         return {

@@ -1,8 +1,13 @@
-"""The explicit field-service flow as a LangGraph ``StateGraph``.
+"""The explicit field-service flow as a LangGraph ``StateGraph``: two nodes.
 
-parse -> history -> diagnose -> part -> stock -> compose, with the failure policy of
-``policy.TRANSITIONS`` on every edge: ``escalate`` pauses the thread for a human (and continues
-at ``part`` or ends), ``abort`` ends a request that cannot be served.
+    START -> run_stages -+-> END           (answered, or aborted)
+                         +-> escalate -+-> run_stages   (a human chose a fault code: at part)
+                                       +-> END          (a human closed the request)
+
+``run_stages`` runs parse -> history -> diagnose -> part -> stock -> compose in one loop over
+``policy.TRANSITIONS``, applying the failure policy per stage, so a request costs one superstep
+rather than one per stage. ``escalate`` pauses the thread with ``interrupt()``; resuming it
+re-runs only ``escalate``.
 
 ``build_flow(tools=None, checkpointer=None)`` is the factory (tests inject failing tools and a
 checkpointer); ``flow`` is compiled without a checkpointer, for ``langgraph.json`` (the server
@@ -20,40 +25,44 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.flow.nodes import FlowNodes, FlowTools, Tool
-from graph.flow.policy import (
-    ABORT_NODE,
-    ESCALATE_NODE,
-    RESUME_STAGE,
-    Destination,
-    Stage,
-    destinations,
-    next_step,
-)
+from graph.flow.policy import ABORT, DONE, ESCALATE_NODE, STAGES_NODE, Stage, next_step
 from graph.flow.state import FlowInput, FlowState
 
-RECURSION_LIMIT = 32
-"""Supersteps allowed per invocation; the longest path (both retries, then abort) takes 9."""
+RECURSION_LIMIT = 8
+"""Supersteps allowed per invocation; the longest (a resume that escalates again) takes 3."""
+_STAGES = frozenset(s.value for s in Stage)
 
 
-def route_after_stage(state: FlowState) -> Destination:
-    """Route after a stage by its last log entry and run count, through the policy table.
+def route_after_stages(state: FlowState) -> Literal["escalate", "__end__"]:
+    """Route after ``run_stages`` by its last log entry and run count, through the policy.
 
-    Raises RuntimeError when the log is empty or does not end with a stage that has run.
+    ``escalate`` when the policy says a human must decide; END when the request was answered
+    (compose succeeded) or aborted. Raises RuntimeError on anything else: an empty log, a last
+    entry that is not a stage, a stage without a run count, or stages that stopped early.
     """
     log = state.get("log") or []
     if not log:
-        raise RuntimeError("route_after_stage: no stage has run yet")
+        raise RuntimeError("route_after_stages: no stage has run yet")
     last = log[-1]
-    if last["stage"] not in {s.value for s in Stage}:
-        raise RuntimeError(f"route_after_stage: last log entry is not a stage: {last['stage']!r}")
+    if last["stage"] not in _STAGES:
+        raise RuntimeError(f"route_after_stages: last log entry is not a stage: {last['stage']!r}")
     runs = (state.get("attempts") or {}).get(last["stage"], 0)
     if runs < 1:
-        raise RuntimeError(f"route_after_stage: {last['stage']} is logged but has no run count")
-    return next_step(last["stage"], last["ok"], runs)
+        raise RuntimeError(f"route_after_stages: {last['stage']} is logged but has no run count")
+    after = next_step(last["stage"], last["ok"], runs)
+    if after == ESCALATE_NODE:
+        return "escalate"
+    outcome = state.get("outcome")
+    if (after == DONE and outcome == "answered") or (after == ABORT and outcome == "aborted"):
+        return "__end__"
+    raise RuntimeError(
+        f"route_after_stages: the stages stopped after {last['stage']} (next: {after}) "
+        f"with outcome {outcome!r}"
+    )
 
 
-def route_after_escalate(state: FlowState) -> Literal["part", "__end__"]:
-    """Route after a human decision: a chosen fault code goes to ``part``, a close ends.
+def route_after_escalate(state: FlowState) -> Literal["run_stages", "__end__"]:
+    """Route after a human decision: a chosen fault code goes back to the stages, a close ends.
 
     Raises RuntimeError when there is no decision or it is not one of those two.
     """
@@ -61,8 +70,7 @@ def route_after_escalate(state: FlowState) -> Literal["part", "__end__"]:
     if decision is None:
         raise RuntimeError("route_after_escalate: the escalation ended without a human decision")
     if decision["action"] == "fault_code" and decision["fault_code"]:
-        assert RESUME_STAGE is Stage.PART
-        return "part"
+        return "run_stages"
     if decision["action"] == "close":
         return "__end__"
     raise RuntimeError(f"route_after_escalate: unexpected decision {decision!r}")
@@ -74,7 +82,7 @@ def build_flow(
     *,
     name: str = "flow",
 ) -> CompiledStateGraph:
-    """Compile the flow with the given tools (defaults: the real ones) and checkpointer.
+    """Compile the flow with the given tools (defaults: the domain functions) and checkpointer.
 
     ``tools`` overrides the default tools by name: a ``FlowTools``, a mapping
     ``{"search_tickets": ..., ...}`` or a list of LangChain tools. An escalation needs a
@@ -82,18 +90,15 @@ def build_flow(
     """
     nodes = FlowNodes(FlowTools.resolve(tools))
     builder = StateGraph(FlowState, input_schema=FlowInput)
-    for stage_fn in (nodes.parse, nodes.history, nodes.diagnose, nodes.part, nodes.stock,
-                     nodes.compose, nodes.escalate, nodes.abort):  # fmt: skip
-        builder.add_node(stage_fn)
-    builder.add_edge(START, Stage.PARSE.value)
-    for stage in Stage:
-        builder.add_conditional_edges(stage.value, route_after_stage, list(destinations(stage)))
-    builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, [RESUME_STAGE.value, END])
-    builder.add_edge(ABORT_NODE, END)
+    builder.add_node(nodes.run_stages)
+    builder.add_node(nodes.escalate)
+    builder.add_edge(START, STAGES_NODE)
+    builder.add_conditional_edges(STAGES_NODE, route_after_stages, [ESCALATE_NODE, END])
+    builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, [STAGES_NODE, END])
     return builder.compile(checkpointer=checkpointer, name=name)
 
 
 flow = build_flow()
-"""The flow with the real tools and no checkpointer (``langgraph.json``: the server adds one)."""
+"""The flow with the default tools and no checkpointer (``langgraph.json``: the server adds one)."""
 
-__all__ = ["RECURSION_LIMIT", "build_flow", "flow", "route_after_escalate", "route_after_stage"]
+__all__ = ["RECURSION_LIMIT", "build_flow", "flow", "route_after_escalate", "route_after_stages"]

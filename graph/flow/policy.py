@@ -1,8 +1,8 @@
 """The transition table and the failure policy, as data.
 
 Each stage has one successor when it succeeds and one policy when it fails. ``next_step`` is
-the only place that turns (stage, ok, attempts) into the next node; the graph's routers call it
-and nothing else decides where a request goes.
+the only place that turns (stage, ok, runs) into what happens next: the ``run_stages`` node
+loops over it, and the graph's router reads it to see whether the loop stopped where it had to.
 """
 
 from __future__ import annotations
@@ -37,10 +37,12 @@ class Failure(StrEnum):
     """The request cannot be served: say why and stop."""
 
 
+STAGES_NODE: Literal["run_stages"] = "run_stages"
+"""The graph node that runs the stages, in a loop over ``TRANSITIONS``."""
 ESCALATE_NODE: Literal["escalate"] = "escalate"
-"""The node that pauses the thread for a human decision."""
-ABORT_NODE: Literal["abort"] = "abort"
-"""The node that ends a request that cannot be served."""
+"""The graph node that pauses the thread for a human decision."""
+ABORT: Literal["abort"] = "abort"
+"""What follows a stage whose failure aborts the request (``run_stages`` ends it)."""
 RESUME_STAGE = Stage.PART
 """Where a thread continues when a human resumes it with a fault code."""
 MAX_RUNS = {Failure.RETRY_ONCE: 2, Failure.ESCALATE: 1, Failure.ABORT: 1}
@@ -49,11 +51,11 @@ MAX_RUNS = {Failure.RETRY_ONCE: 2, Failure.ESCALATE: 1, Failure.ABORT: 1}
 Destination = Literal[
     "parse", "history", "diagnose", "part", "stock", "compose", "escalate", "abort", "__end__"
 ]
-"""Every node a stage can hand over to (``__end__`` is LangGraph's END)."""
+"""What follows a stage run: a stage, the escalation, an abort, or the end (LangGraph's END)."""
 DONE: Destination = "__end__"
 assert DONE == END, "LangGraph renamed its END node"
 
-_NODE: MappingProxyType[Stage, Destination] = MappingProxyType(
+_NEXT: MappingProxyType[Stage, Destination] = MappingProxyType(
     {
         Stage.PARSE: "parse",
         Stage.HISTORY: "history",
@@ -63,7 +65,7 @@ _NODE: MappingProxyType[Stage, Destination] = MappingProxyType(
         Stage.COMPOSE: "compose",
     }
 )
-"""The graph node that runs each stage (same name as the stage)."""
+"""Each stage as a destination (the same name)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ POLICY: MappingProxyType[Stage, Failure] = MappingProxyType(
 
 
 def next_step(stage: Stage | str, ok: bool, runs: int) -> Destination:
-    """Return the node that follows ``stage`` after its ``runs``-th run ended with ``ok``.
+    """Return what follows ``stage`` after its ``runs``-th run ended with ``ok``.
 
     Success goes to the stage's successor (END after compose). Failure applies the stage's
     policy; a retry is allowed while ``runs`` is below the policy's limit, and a retry that
@@ -108,16 +110,16 @@ def next_step(stage: Stage | str, ok: bool, runs: int) -> Destination:
         raise ValueError(f"stage {stage} has run {runs} times; expected at least 1")
     row = TRANSITIONS[stage]
     if ok:
-        return DONE if row.on_ok is None else _NODE[row.on_ok]
+        return DONE if row.on_ok is None else _NEXT[row.on_ok]
     if row.on_failure is Failure.ABORT:
-        return ABORT_NODE
+        return ABORT
     if row.on_failure is Failure.RETRY_ONCE and runs < MAX_RUNS[Failure.RETRY_ONCE]:
-        return _NODE[stage]
+        return _NEXT[stage]
     return ESCALATE_NODE
 
 
 def destinations(stage: Stage | str) -> tuple[Destination, ...]:
-    """Return every node ``stage`` can hand over to (for the graph's edges and drawing)."""
+    """Return everything that can follow ``stage``, in the order ``next_step`` first gives it."""
     stage = Stage(stage)
     found: list[Destination] = []
     for ok in (True, False):
@@ -129,7 +131,7 @@ def destinations(stage: Stage | str) -> tuple[Destination, ...]:
 
 
 __all__ = [
-    "ABORT_NODE",
+    "ABORT",
     "DONE",
     "Destination",
     "ESCALATE_NODE",
@@ -137,6 +139,7 @@ __all__ = [
     "MAX_RUNS",
     "POLICY",
     "RESUME_STAGE",
+    "STAGES_NODE",
     "Stage",
     "TRANSITIONS",
     "Transition",

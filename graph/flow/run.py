@@ -5,6 +5,14 @@ checkpointer=...)`` both return ``{outcome, answer, reason, fault_code, part_no,
 interrupt, thread_id}`` plus ``model_variant``, ``citation``, ``availability``, ``sourcing``,
 ``top_faults``, ``diagnosis_margin``, ``human_decision`` and ``steps`` (stage runs logged).
 A thread paused for a human has ``outcome == "escalated"`` and its payload in ``interrupt``.
+
+Every invocation checkpoints once, when it ends or pauses (``DURABILITY``). The stages run
+as one superstep, so the only checkpoints LangGraph's default ("async") would add are the
+input, before any stage has run, and on a resume the human decision, before the stages
+continue. Without them a process killed mid-request leaves no thread (run the request again
+under the same id) and one killed mid-resume leaves the thread paused at its escalation
+(resume it again), rather than a thread stopped half-way that neither ``run_flow`` nor
+``resume_flow`` accepts.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command
+from langgraph.types import Command, Durability
 
 from corpora.field_service import load
 from graph.flow.graph import RECURSION_LIMIT, build_flow
@@ -27,6 +35,8 @@ from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import ESCALATE_NODE
 
 FlowToolsArg = FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None
+DURABILITY: Durability = "exit"
+"""When a flow invocation writes its checkpoint: once, as it ends or pauses (see above)."""
 
 _COMPILED: weakref.WeakKeyDictionary[BaseCheckpointSaver, CompiledStateGraph] = (
     weakref.WeakKeyDictionary()
@@ -65,7 +75,7 @@ def run_flow(
     config = flow_config(thread_id)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    graph.invoke({"request": request}, config)
+    graph.invoke({"request": request}, config, durability=DURABILITY)
     return result_of(graph, thread_id)
 
 
@@ -97,7 +107,7 @@ def resume_flow(
         model_variant=snapshot.values.get("model_variant"),
         data=load(),
     )
-    graph.invoke(Command(resume=value), config)
+    graph.invoke(Command(resume=value), config, durability=DURABILITY)
     return result_of(graph, thread_id)
 
 
@@ -130,4 +140,4 @@ def result_of(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["flow_config", "flow_for", "result_of", "resume_flow", "run_flow"]
+__all__ = ["DURABILITY", "flow_config", "flow_for", "result_of", "resume_flow", "run_flow"]

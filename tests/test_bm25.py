@@ -352,6 +352,8 @@ def test_save_load_round_trip(tmp_path: Path, mmap: bool) -> None:
     for query in ["t1 t2 t2", "café", "日本 t49 nope", "", "t0 t1 t2 t3 t4 t5"]:
         assert np.array_equal(loaded.get_scores(query), index.get_scores(query))
         assert loaded.search(query, k=7) == index.search(query, k=7)
+    assert list(loaded.vocabulary) == list(index.vocabulary) == sorted(index.vocabulary)
+    assert "café" in list(loaded.vocabulary) and len(loaded.vocabulary) == loaded.n_terms
     for term in ["t1", "café", "日本", "nope", "", "t10"]:
         assert loaded.idf(term) == index.idf(term)
         assert loaded.doc_freq(term) == index.doc_freq(term)

@@ -427,6 +427,11 @@ class BM25:
         return len(self._doc_rank)
 
     @property
+    def vocabulary(self) -> Sequence[str]:
+        """Every indexed term, in sorted ``str`` order (decoded lazily from the index)."""
+        return self._vocab
+
+    @property
     def n_terms(self) -> int:
         """Number of distinct terms in the index."""
         return len(self._idf)

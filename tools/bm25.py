@@ -10,7 +10,9 @@ documents), their union is scored exactly. Larger queries prune with MaxScore: a
 the k-th best score (exact scores of a few promising documents) rules out every document that
 only holds terms whose maximum weights add up to less; the remaining candidates are scored
 exactly, in query order, by looking up each term's weight. When pruning cannot pay off, the
-postings are summed into a dense score array with ``np.add.at``.
+postings are summed into a dense score array with ``np.add.at``. The few most frequent terms
+(in a third of the documents or more) also keep a dense row of weights, added as one vector.
+Ties are broken by ``doc_rank``, each document id's rank in sorted ``str`` order.
 
 Saved indexes are a directory: ``params.json`` plus one ``.npy`` file per array, loaded with
 ``numpy.load(mmap_mode="r")``.

@@ -693,3 +693,21 @@ def test_whole_request_set_through_the_flow() -> None:
         if "part_no" in expected:
             assert result["part_no"] == expected["part_no"], row["id"]
     assert misdiagnosed == KNOWN_MISDIAGNOSES
+
+
+def test_the_langchain_tools_and_the_domain_functions_give_the_same_results() -> None:
+    """The flow calls the domain functions by default; handed the tools, nothing changes."""
+    tools = [search_tickets, check_availability, search_manual]
+
+    def without_timing(result: dict) -> dict:
+        log = [{k: v for k, v in entry.items() if k != "ms"} for entry in result["log"]]
+        return {**result, "log": log, "thread_id": None}
+
+    for row in load_requests():
+        plain = run_flow(row["request"], checkpointer=None, thread_id="plain")
+        wrapped = run_flow(row["request"], checkpointer=None, thread_id="tools", tools=tools)
+        plain_payload = plain["interrupt"] and {**plain["interrupt"], "thread_id": None}
+        wrapped_payload = wrapped["interrupt"] and {**wrapped["interrupt"], "thread_id": None}
+        assert plain_payload == wrapped_payload, row["id"]
+        plain, wrapped = without_timing(plain), without_timing(wrapped)
+        assert {**plain, "interrupt": None} == {**wrapped, "interrupt": None}, row["id"]

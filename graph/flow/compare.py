@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Durability
 
 from corpora.field_service import VARIANT_RE, load
 from graph.context import DEFAULT_MAX_STEPS
@@ -212,17 +213,23 @@ RunnerFactory = Callable[[BaseCheckpointSaver], Runner]
 """Build a runner on a checkpointer (for systems beyond the three built in)."""
 
 
-def flow_runner(checkpointer: BaseCheckpointSaver, tools: Any = None) -> Runner:
-    """The explicit flow, with its default tools unless ``tools`` overrides them by name."""
+def flow_runner(
+    checkpointer: BaseCheckpointSaver, tools: Any = None, durability: Durability | None = None
+) -> Runner:
+    """The explicit flow, with its default tools unless ``tools`` overrides them by name.
+
+    ``durability`` defaults to the flow's own (``graph.flow.run.DURABILITY``, as ``run_flow``).
+    """
     from graph.flow.graph import build_flow
     from graph.flow.policy import ESCALATE_NODE
     from graph.flow.run import DURABILITY, flow_config
 
     graph = build_flow(tools, checkpointer)
+    mode = durability or DURABILITY
 
     def run(request: str, thread_id: str) -> dict[str, Any]:
         config = flow_config(thread_id)
-        values = graph.invoke({"request": request}, config, durability=DURABILITY)
+        values = graph.invoke({"request": request}, config, durability=mode)
         interrupts = values.get("__interrupt__") or []
         log = values.get("log") or []
         return {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from tools.bm25 import tokenize
 
@@ -41,11 +41,8 @@ _stem_maps: weakref.WeakKeyDictionary[Any, dict[str, list[str]]] = weakref.WeakK
 
 
 def index_terms(index: Any) -> Iterable[str]:
-    """Every term an index holds."""
-    terms = getattr(index, "vocabulary", None)
-    if terms is None:
-        terms = index._vocab
-    return terms() if callable(terms) else terms
+    """Every term an index holds (`BM25.vocabulary`)."""
+    return cast(Iterable[str], index.vocabulary)
 
 
 def stem_map(index: Any) -> dict[str, list[str]]:

@@ -1,7 +1,7 @@
 """`agent eval`: run a dataset through the agent, print the metrics, write the reports.
 
-Registered on the `agent` group at the bottom of `graph.cli`. This module imports `graph.cli`
-only inside functions, so importing either module first works.
+Registered on the `agent` group at the bottom of `graph.cli`; the shared helpers come from
+`graph.cli_support`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from graph.cli_support import user_errors
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
 
 DEFAULT_CONCURRENCY = 4
@@ -207,7 +208,6 @@ def eval_command(
 
     from evals.report import EvalRun, summary_of, write_report
     from evals.runner import compare_retrieval, new_run_id, run_dataset
-    from graph.cli import user_errors
     from graph.models import load_model
     from graph.persistence import agent_home, open_checkpointer
 

@@ -13,15 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool, ToolException
 
 from graph.budget import run_config
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import build_agent
+from graph.models.base import InProcessChatModel
 from tools.finish import finish
 
 ModelFn = Callable[[list[dict[str, str]]], Any]
@@ -39,7 +38,7 @@ INVALID_ACTION = (
 ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
 
-class CallableModel(BaseChatModel):
+class CallableModel(InProcessChatModel):
     """A chat model around a seed-004 model callable."""
 
     fn: Any
@@ -49,16 +48,6 @@ class CallableModel(BaseChatModel):
     def _llm_type(self) -> str:
         """The model family name LangChain records in traces."""
         return "callable"
-
-    def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-        *,
-        tool_choice: str | None = None,
-        **kwargs: Any,
-    ) -> Runnable[LanguageModelInput, AIMessage]:
-        """The callable knows its two actions already; tools need no binding."""
-        return self
 
     def _generate(
         self,

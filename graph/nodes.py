@@ -13,6 +13,7 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
+    ToolCall,
     ToolMessage,
 )
 from langchain_core.runnables import Runnable
@@ -175,12 +176,7 @@ def close_unanswered(messages: Sequence[AnyMessage], reason: str) -> list[ToolMe
     turn = current_turn(messages)
     answered = {m.tool_call_id for m in turn if isinstance(m, ToolMessage)}
     return [
-        ToolMessage(
-            NOT_RUN.format(reason=reason),
-            name=call["name"],
-            tool_call_id=call["id"],
-            status="error",
-        )
+        not_run(call, reason)
         for message in turn
         if isinstance(message, AIMessage)
         for call in message.tool_calls
@@ -262,16 +258,14 @@ def close_calls(
     """Tool messages answering the calls that will never run, so the transcript stays valid."""
     if not isinstance(message, AIMessage):
         return []
-    return [
-        ToolMessage(
-            NOT_RUN.format(reason=reason),
-            name=call["name"],
-            tool_call_id=call["id"],
-            status="error",
-        )
-        for call in message.tool_calls
-        if call["id"] != skip
-    ]
+    return [not_run(call, reason) for call in message.tool_calls if call["id"] != skip]
+
+
+def not_run(call: ToolCall, reason: str) -> ToolMessage:
+    """The error tool message for a call that was not run, and why."""
+    return ToolMessage(
+        NOT_RUN.format(reason=reason), name=call["name"], tool_call_id=call["id"], status="error"
+    )
 
 
 def message_text(message: BaseMessage) -> str:

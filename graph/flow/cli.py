@@ -1,8 +1,8 @@
 """Commands for the flow: ``agent flow``, ``agent compare-flow``, and ``agent resume --with``.
 
 ``graph.cli`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread`` /
-``refuse_flow_thread`` from its ``resume`` command. Heavy imports happen inside the commands,
-and nothing here imports ``graph.cli`` at import time (it imports this module).
+``refuse_flow_thread`` from its ``resume`` command. Heavy imports happen inside the commands;
+the helpers shared with the other commands come from ``graph.cli_support``.
 """
 
 from __future__ import annotations
@@ -14,28 +14,14 @@ from typing import Any
 
 import click
 
+from graph.cli_support import db_option, echo_lines, user_errors
+
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
 NOT_A_FLOW_THREAD = (
     "thread {thread!r} is not a flow thread: --with resumes a flow thread paused for a human "
     "(resume an agent thread without --with)"
 )
-
-
-def echo_lines(lines: list[str]) -> None:
-    """Print lines to standard output."""
-    for line in lines:
-        click.echo(line)
-
-
-def db_option(function: Any) -> Any:
-    """The ``--db`` option (the same as ``graph.cli``'s: a SQLite file or postgresql:// URL)."""
-    return click.option(
-        "--db",
-        default=None,
-        metavar="PATH|URL",
-        help="Checkpoint store: a SQLite file or postgresql:// URL (default: $AGENT_HOME).",
-    )(function)
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -100,7 +86,6 @@ def result_json(result: Mapping[str, Any]) -> str:
 @db_option
 def flow(request: str, thread_id: str | None, as_json: bool, db: str | None) -> None:
     """Run the explicit field-service flow; prints the stage log and the answer (or escalation)."""
-    from graph.cli import user_errors
     from graph.flow.run import run_flow
     from graph.persistence import check_thread_id, open_checkpointer
     from graph.run import new_thread_id
@@ -153,7 +138,6 @@ def refuse_flow_thread(saver: Any, thread_id: str) -> None:
 
 def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool = False) -> None:
     """Resume a paused flow thread with a human decision and print the result."""
-    from graph.cli import user_errors
     from graph.flow.human import parse_resume_text
     from graph.flow.run import resume_flow
     from graph.persistence import check_thread_id, open_checkpointer
@@ -207,7 +191,6 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
     from rich.console import Console
     from rich.progress import Progress
 
-    from graph.cli import user_errors
     from graph.flow.compare import SYSTEMS, compare, load_requests, rich_table, spread
     from graph.models import load_model
 

@@ -14,20 +14,18 @@ returns an AIMessage whose content is the Thought and which carries exactly one 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
 
 from corpora.loader import indexed_text
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic
+from graph.models.base import InProcessChatModel
 from graph.models.hops import follow_up
 from graph.models.reading import answer_type, content_terms, split_relative_clause, stems, words
 from tools.expand import expand_query
@@ -58,26 +56,13 @@ class Action:
     args: dict[str, Any]
 
 
-class PolicyModel(BaseChatModel):
+class PolicyModel(InProcessChatModel):
     """A rule-based ReAct controller; `bind_tools` gives it the tools it may call."""
-
-    tools: list[Any] = []
-    """The bound tools (search tools expose their BM25 `index` and `corpus`)."""
 
     @property
     def _llm_type(self) -> str:
         """The model family name LangChain records in traces."""
         return "rule-policy"
-
-    def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-        *,
-        tool_choice: str | None = None,
-        **kwargs: Any,
-    ) -> Runnable[LanguageModelInput, AIMessage]:
-        """A copy of the policy that may call `tools`."""
-        return self.model_copy(update={"tools": list(tools)})
 
     def _generate(
         self,

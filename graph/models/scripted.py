@@ -7,16 +7,15 @@ question), not from a counter, so it is safe to share between threads, forks and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
+
+from graph.models.base import InProcessChatModel
 
 Turn = dict[str, Any]
 """One scripted turn: {"thought": str, "tool": name, "args": {...}} or {"content": str}."""
@@ -42,7 +41,7 @@ def turn_to_message(turn: Turn | AIMessage, index: int) -> AIMessage:
     return AIMessage(content=content, tool_calls=[call])
 
 
-class ScriptedModel(BaseChatModel):
+class ScriptedModel(InProcessChatModel):
     """Plays `turns` in order, one per model call in the current turn of the conversation."""
 
     turns: list[Any]
@@ -52,16 +51,6 @@ class ScriptedModel(BaseChatModel):
     def _llm_type(self) -> str:
         """The model family name LangChain records in traces."""
         return "scripted"
-
-    def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-        *,
-        tool_choice: str | None = None,
-        **kwargs: Any,
-    ) -> Runnable[LanguageModelInput, AIMessage]:
-        """Accept any tools: the script already says which to call."""
-        return self
 
     def _generate(
         self,

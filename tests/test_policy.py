@@ -223,3 +223,49 @@ def test_relative_clauses_split_into_an_inner_search_and_an_outer_question() -> 
 def test_default_tools_route_notes_questions_to_notes() -> None:
     _, calls = run("How many times does Atlas retry a failed job?", default_tools())
     assert calls[0]["name"] == "search_notes"
+
+
+# --- reading text ------------------------------------------------------------------------------
+
+
+def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
+    from graph.models.reading import sentences
+
+    text = "It was designed by Ken St. Andre. Henry J. Kaiser built ships. A Blustery Day. Done."
+    assert sentences(text) == [
+        "It was designed by Ken St. Andre.",
+        "Henry J. Kaiser built ships.",
+        "A Blustery Day.",
+        "Done.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("The arena can seat how many people?", "number"),
+        ("Which university was founded in what year?", "number"),
+        ("When did Beacon drop data?", "number"),
+        ("Who leads the Ledger team?", "name"),
+        ("Which company builds the docks?", "name"),
+        ("What is the refund policy?", "any"),
+    ],
+)
+def test_the_kind_of_answer_asked_for(question: str, kind: str) -> None:
+    from graph.models.reading import answer_type
+
+    assert answer_type(question) == kind
+
+
+def test_a_passage_title_alone_is_never_the_answer() -> None:
+    from graph.models.answering import compose_answer
+
+    hit = {
+        "id": "p1",
+        "title": "Androscoggin Bank Colisée",
+        "text": "Androscoggin Bank Colisée. The arena in Lewiston seats 3,677 people.",
+    }
+    answer = compose_answer(
+        "How many people can the Androscoggin Bank Colisée seat?", "number", [[hit]], None
+    )
+    assert answer is not None and answer.text == "The arena in Lewiston seats 3,677 people."

@@ -100,6 +100,12 @@ def expected_type_found(sentence: str, kind: str, question: str) -> bool:
     return True
 
 
+def is_title_line(sentence: str, hit: Hit) -> bool:
+    """Whether a "sentence" is only the passage's title ("Title." starts an indexed text)."""
+    title = str(hit.get("title") or "").strip()
+    return bool(title) and sentence.rstrip(".").strip() == title.rstrip(".")
+
+
 def with_the_missing_part(sentence: str, passage: list[str], kind: str, known: str) -> str:
     """The sentence, completed from its passage when it lacks the kind of answer asked for.
 
@@ -127,7 +133,11 @@ def compose_answer(
     last = len(searches) - 1
     for hop, hits in enumerate(searches):
         for rank, hit in enumerate(hits):
-            passages[str(hit["id"])] = statements(str(hit.get("text", "")))
+            passages[str(hit["id"])] = [
+                sentence
+                for sentence in statements(str(hit.get("text", "")))
+                if not is_title_line(sentence, hit)
+            ]
             for position, sentence in enumerate(passages[str(hit["id"])]):
                 overlap = len(stems(sentence) & target)
                 if overlap == 0:

@@ -54,9 +54,28 @@ def stems(text: str) -> set[str]:
     return {stem(word) for word in content_terms(text)}
 
 
+ABBREVIATION_RE = re.compile(
+    r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
+    r"Co|Corp|Bros|No|vs|ca|approx|e\.g|i\.e)\.$"
+)
+"""A piece ending like "St.", "Dr." or "J.": an abbreviation or an initial, not an end."""
+
+
 def sentences(text: str) -> list[str]:
-    """`text` split into sentences (on ., ! or ? followed by a capital or digit)."""
-    return [part.strip() for part in SENTENCE_RE.split(text.strip()) if part.strip()]
+    """`text` split into sentences (on ., ! or ? followed by a capital or digit).
+
+    A split after an abbreviation or an initial ("Ken St. Andre", "Henry J. Kaiser") is undone.
+    """
+    merged: list[str] = []
+    for part in SENTENCE_RE.split(text.strip()):
+        part = part.strip()
+        if not part:
+            continue
+        if merged and ABBREVIATION_RE.search(merged[-1]):
+            merged[-1] = f"{merged[-1]} {part}"
+        else:
+            merged.append(part)
+    return merged
 
 
 INSTRUCTION_RE = re.compile(
@@ -116,12 +135,13 @@ def names(text: str) -> list[Name]:
 ANSWER_TYPES = (
     (
         re.compile(
-            r"^\s*(how (many|much|long|old|far|often)|what (year|percentage|number))\b", re.I
+            r"\b(how (many|much|long|old|far|often|tall|big|large)|(what|which) (year|date|"
+            r"percentage|number|age|decade|century))\b|^\s*when\b|\bsince when\b",
+            re.I,
         ),
         "number",
     ),
-    (re.compile(r"^\s*when\b", re.I), "number"),
-    (re.compile(r"^\s*(who|whom|whose)\b", re.I), "name"),
+    (re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to) whom\b", re.I), "name"),
     (
         re.compile(
             r"^\s*(where|which|what) ?(\w+ ){0,2}(company|office|city|country|team|person|"

@@ -110,10 +110,21 @@ def ask(
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
+    from graph.nodes import question_problem
+    from graph.persistence import check_thread_id
     from graph.trace import render_goal, render_result
     from graph.transcript import current_turn
 
+    with user_errors():  # the question and thread id are checked before anything prints
+        problem = question_problem(question)
+        if problem is not None:
+            raise ValueError(problem)
+        if thread_id is not None:
+            check_thread_id(thread_id)
     with session(db, corpus_specs, k, model) as agent:
+        if thread_id is not None:
+            with user_errors():
+                agent.agent_thread(thread_id)
         if not as_json:
             echo_lines(render_goal(question))
         with user_errors():
@@ -127,9 +138,9 @@ def ask(
         if as_json:
             keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
             click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
-            return
-        turn = current_turn(agent.messages(result["thread_id"]))
-        echo_lines([*render_result(result, turn), f"  thread: {result['thread_id']}"])
+        else:
+            turn = current_turn(agent.messages(result["thread_id"]))
+            echo_lines([*render_result(result, turn), f"  thread: {result['thread_id']}"])
     if result["stopped"] == "error":
         sys.exit(1)
 
@@ -173,10 +184,16 @@ def replay(
     """Print a stored transcript without calling any model or tool (or fork it)."""
     from langchain_core.messages import AIMessage, ToolMessage
 
+    from graph.flow.cli import flow_thread_state, render_flow
+    from graph.flow.run import flow_for, result_of
+    from graph.persistence import check_thread_id
     from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
     from graph.transcript import current_turn
 
     with session(db, model=model) as agent, user_errors():
+        if flow_thread_state(agent.checkpointer, check_thread_id(thread_id)) is not None:
+            echo_lines(render_flow(result_of(flow_for(agent.checkpointer), thread_id)))
+            return
         messages = agent.messages(thread_id)
         if fork_step is None:
             turns = list(iter_turns([m for m in messages if m.type != "system"]))
@@ -186,6 +203,7 @@ def replay(
                 if not last:
                     click.echo("")
             return
+        agent.check_fork(thread_id, fork_step, max_steps)
         latest = current_turn(messages)
         question = str(latest[0].content) if latest else ""
         click.echo(f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept")
@@ -211,20 +229,29 @@ def replay(
 )
 @click.option("--model", default="policy", show_default=True)
 @click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 @db_option
-def resume(thread_id: str, value: str | None, model: str, max_steps: int, db: str | None) -> None:
+def resume(
+    thread_id: str, value: str | None, model: str, max_steps: int, as_json: bool, db: str | None
+) -> None:
     """Finish a crashed agent thread, or (--with VALUE) a flow thread paused for a human."""
     from graph.flow.cli import refuse_flow_thread, resume_flow_thread
     from graph.trace import render_result
     from graph.transcript import current_turn
 
     if value is not None:
-        resume_flow_thread(thread_id, value, db)
+        resume_flow_thread(thread_id, value, db, as_json=as_json)
         return
     with session(db, model=model) as agent, user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)
-        result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=echo_lines)
-        echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
+        result = agent.resume(
+            thread_id, model=model, max_steps=max_steps, on_lines=None if as_json else echo_lines
+        )
+        if as_json:
+            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
+        else:
+            echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
 
 
 def main(argv: list[str] | None = None) -> None:

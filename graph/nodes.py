@@ -26,6 +26,7 @@ from graph.models import load_model
 from graph.prompts import describe_tools, fence_hits
 from graph.state import AgentState
 from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
+from tools.finish import normalize_citations
 
 MAX_QUESTION_CHARS = 20_000
 NOT_RUN = "Not run: {reason}."
@@ -240,7 +241,7 @@ def read_finish_args(args: Any) -> tuple[str | None, list[str]]:
         cited = [part for part in re.split(r"[,\s]+", cited) if part]
     if not isinstance(cited, list):
         cited = [cited]
-    return (answer or None), [str(item).strip("[] ") for item in cited if str(item).strip("[] ")]
+    return (answer or None), normalize_citations(str(item) for item in cited)
 
 
 def split_citations(cited: Sequence[str], retrieved: set[str]) -> dict[str, list[str]]:

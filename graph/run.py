@@ -37,6 +37,16 @@ class UnknownThread(LookupError):
     """A thread id the checkpointer has never seen."""
 
 
+class NotAnAgentThread(ValueError):
+    """A thread made by another graph (the field-service flow or the router)."""
+
+
+NOT_AGENT = (
+    "thread {thread!r} was made by another graph (the field-service flow or the router), "
+    "not the agent; a paused flow thread is resumed with `agent resume {thread} --with VALUE`"
+)
+
+
 @dataclass(frozen=True)
 class ThreadSummary:
     """One stored transcript, for `agent threads`."""
@@ -46,6 +56,34 @@ class ThreadSummary:
     answer: str | None
     steps: int
     stopped: str | None
+
+
+def is_agent_state(values: dict[str, Any]) -> bool:
+    """Whether stored values are an agent thread's (it has a question), not another graph's.
+
+    A run stopped right after its input was saved holds the question only in `__start__`.
+    """
+    started = values.get("__start__")
+    return "question" in values or (isinstance(started, dict) and "question" in started)
+
+
+def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
+    """One row of `agent threads`, for an agent thread or a flow/router thread."""
+    if is_agent_state(values):
+        return ThreadSummary(
+            thread_id=thread_id,
+            question=str(values.get("question", "")),
+            answer=values.get("answer"),
+            steps=int(values.get("steps") or 0),
+            stopped=values.get("stopped"),
+        )
+    return ThreadSummary(
+        thread_id=thread_id,
+        question=str(values.get("request", "")),
+        answer=values.get("answer"),
+        steps=len(values.get("log") or []),
+        stopped=values.get("outcome") or "paused",
+    )
 
 
 def new_thread_id() -> str:
@@ -97,7 +135,7 @@ class Session:
             raise ValueError(problem)
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
         context = Context(model=model, max_steps=max_steps, k=self.k)
-        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
+        snapshot = self.agent_thread(thread_id)
         if snapshot.next and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
         config = run_config(max_steps, thread_id)
@@ -137,6 +175,15 @@ class Session:
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Re-run the latest turn from just before model call `step`; the old branch is kept."""
+        point = self.check_fork(thread_id, step, max_steps)
+        config = run_config(max_steps - step + 1, None)
+        config["configurable"] = dict(point.config["configurable"])
+        context = Context(model=model, max_steps=max_steps, k=self.k)
+        lines = _Printer(on_lines, already=step - 1)
+        return self._drive(None, config, context, lines, thread_id)
+
+    def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
+        """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
         points = self.fork_points(thread_id)
         if not 1 <= step <= len(points):
             raise ValueError(
@@ -144,29 +191,47 @@ class Session:
             )
         if step > max_steps:
             raise ValueError(f"cannot fork at step {step} with a budget of {max_steps} steps")
-        point = points[step - 1]
-        config = run_config(max_steps - step + 1, None)
-        config["configurable"] = dict(point.config["configurable"])
-        context = Context(model=model, max_steps=max_steps, k=self.k)
-        lines = _Printer(on_lines, already=step - 1)
-        return self._drive(None, config, context, lines, thread_id)
+        return points[step - 1]
 
     def fork_points(self, thread_id: str) -> list[StateSnapshot]:
-        """The checkpoints just before each model call of the thread's latest turn, in order."""
-        self.snapshot(thread_id)
-        turn: list[StateSnapshot] = []
-        for snapshot in self.graph.get_state_history({"configurable": {"thread_id": thread_id}}):
-            turn.append(snapshot)
-            if (snapshot.metadata or {}).get("source") == "input":
+        """The checkpoints just before each model call of the thread's latest turn, in order.
+
+        Only the current branch counts: the chain of parents from the latest checkpoint back
+        to the turn's input, so earlier forks never add steps.
+        """
+        snapshot: StateSnapshot | None = self.snapshot(thread_id)
+        chain: list[StateSnapshot] = []
+        while snapshot is not None:
+            chain.append(snapshot)
+            if (snapshot.metadata or {}).get("source") == "input" or not snapshot.parent_config:
                 break
-        return [s for s in reversed(turn) if s.next == ("reason",)]
+            snapshot = self.graph.get_state(snapshot.parent_config)
+        points: list[StateSnapshot] = []
+        for snapshot in reversed(chain):  # a fork copies its source: keep one of each
+            if snapshot.next != ("reason",):
+                continue
+            size = len(snapshot.values.get("messages", []))
+            if points and len(points[-1].values.get("messages", [])) == size:
+                continue
+            points.append(snapshot)
+        return points
+
+    def agent_thread(self, thread_id: str) -> StateSnapshot:
+        """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
+        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
+        saved = self.checkpointer.get_tuple(config)
+        if saved is not None and not is_agent_state(saved.checkpoint.get("channel_values", {})):
+            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
+        return self.graph.get_state(config)
 
     def snapshot(self, thread_id: str) -> StateSnapshot:
-        """The thread's latest state, or UnknownThread."""
+        """The thread's latest state; UnknownThread, or NotAnAgentThread for another graph's."""
         check_thread_id(thread_id)
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
         if not snapshot.values:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
+        if not is_agent_state(snapshot.values):
+            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return snapshot
 
     def result(self, thread_id: str) -> dict[str, Any]:
@@ -193,16 +258,7 @@ class Session:
             if thread_id not in latest or stamp > latest[thread_id][0]:
                 latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))
         newest = sorted(latest.items(), key=lambda item: item[1][0], reverse=True)[:limit]
-        return [
-            ThreadSummary(
-                thread_id=thread_id,
-                question=str(values.get("question", "")),
-                answer=values.get("answer"),
-                steps=int(values.get("steps") or 0),
-                stopped=values.get("stopped"),
-            )
-            for thread_id, (_, values) in newest
-        ]
+        return [summarize_thread(thread_id, values) for thread_id, (_, values) in newest]
 
     def _continue(
         self, snapshot: StateSnapshot, context: Context, on_lines: OnLines | None

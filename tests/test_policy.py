@@ -269,3 +269,32 @@ def test_a_passage_title_alone_is_never_the_answer() -> None:
         "How many people can the Androscoggin Bank Colisée seat?", "number", [[hit]], None
     )
     assert answer is not None and answer.text == "The arena in Lewiston seats 3,677 people."
+
+
+def test_the_bridge_and_the_question_names_are_not_the_answer() -> None:
+    zephyr = corpus(
+        "x",
+        {
+            "z1": "The Zephyr service is owned by the Kestrel team.",
+            "z2": "The Kestrel team is led by Ana Moreno and works from the Porto office.",
+            "z3": "Zephyr sends reminder emails every morning.",
+            "z4": "The Porto office has a rooftop terrace.",
+            "z5": "The Lantern tool is owned by the Heron team.",
+        },
+    )
+    state, _ = run("Who leads the team that owns Zephyr?", [make_search_tool(zephyr), finish])
+    assert "Ana Moreno" in state["answer"] and state["citations"] == ["z1", "z2"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("what is 7% of 1,250?", "7% of 1,250 is 87.5."),
+        ("what is 10% of $250 {x}?", "10% of $250 {x} is $25.00."),
+    ],
+)
+def test_percent_answers_have_no_float_noise_and_keep_the_users_words(
+    question: str, answer: str
+) -> None:
+    state, _ = run(question)
+    assert state["answer"] == answer

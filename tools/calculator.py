@@ -208,7 +208,7 @@ class CalculatorInput(BaseModel):
 
 
 CALCULATOR_DESCRIPTION = (
-    "Evaluate an arithmetic expression exactly and return the number. Use it for any "
+    "Evaluate an arithmetic expression and return the number. Use it for any "
     "arithmetic (percentages, sums, products, ratios) instead of computing in your head; "
     "it does not search anything. Returns the result (e.g. '45.0'), or a message starting "
     "with 'error:' when the expression is not plain arithmetic."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from tools.field_service import Availability, PassageHit, TicketHit
 
@@ -81,17 +81,3 @@ class FlowState(FlowInput, total=False):
     """Every stage run and human decision, in order (appended, never rewritten)."""
     human_decision: HumanDecision | None
     """The decision a human made on the last escalation, if any."""
-
-
-def empty_result() -> dict[str, Any]:
-    """Return the keys of a plain flow result, all unset (see ``run_flow``)."""
-    return {
-        "outcome": None,
-        "answer": "",
-        "reason": "",
-        "fault_code": None,
-        "part_no": None,
-        "log": [],
-        "interrupt": None,
-        "thread_id": None,
-    }

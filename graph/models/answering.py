@@ -123,11 +123,20 @@ def with_the_missing_part(sentence: str, passage: list[str], kind: str, known: s
 
 
 def compose_answer(
-    question: str, kind: str, searches: Sequence[Sequence[Hit]], bridge: Bridge | None
+    question: str,
+    kind: str,
+    searches: Sequence[Sequence[Hit]],
+    bridge: Bridge | None,
+    asked: str | None = None,
 ) -> Answer | None:
-    """The best-supported sentence among everything retrieved, with its citations."""
+    """The best-supported sentence among everything retrieved, with its citations.
+
+    `question` is what the answer must cover (for a two-hop question, its outer part with the
+    bridge filled in); `asked` is the question as the user wrote it, whose names, like the
+    bridge's, are not an answer.
+    """
     target = stems(question) | (stems(bridge.name) if bridge else set())
-    known = f"{question} {bridge.name}" if bridge else question
+    known = " ".join(part for part in (asked, question, bridge.name if bridge else "") if part)
     best: tuple[tuple[float, ...], str, str] | None = None
     passages: dict[str, list[str]] = {}
     last = len(searches) - 1

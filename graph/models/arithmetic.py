@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 
 from graph.models.reading import QUESTION_WORDS, STOPWORDS, words
 
@@ -52,7 +52,7 @@ def parse_arithmetic(question: str) -> Arithmetic | None:
             phrase = " ".join(percent.group("phrase").split())
             return Arithmetic(
                 expression=f"{format(rate.normalize(), 'f')} * {number}",
-                template=f"{percent.group('rate')}% of {phrase} is {{value}}.",
+                template=f"{percent.group('rate')}% of {braces_escaped(phrase)} is {{value}}.",
                 currency=amount.group("currency") or "",
             )
     text = question
@@ -70,10 +70,19 @@ def parse_arithmetic(question: str) -> Arithmetic | None:
     return Arithmetic(expression=expression, template=f"{expression} = {{value}}.", currency="")
 
 
+def braces_escaped(text: str) -> str:
+    """`text` safe inside a `str.format` template (the user's words may hold braces)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+SIGNIFICANT_DIGITS = 12
+"""Digits an answer keeps: float noise (87.50000000000001) is rounded away."""
+
+
 def format_value(result: str, currency: str) -> str | None:
-    """The calculator's result as the answer shows it ("$45.00", "7", "2.5"), or None."""
+    """The calculator's result as the answer shows it ("$45.00", "7", "87.5"), or None."""
     try:
-        value = Decimal(result.strip())
+        value = Context(prec=SIGNIFICANT_DIGITS).plus(Decimal(result.strip()))
     except InvalidOperation:
         return None
     if currency:

@@ -193,7 +193,7 @@ class Controller:
                 return more
         target = hop.outer.replace("{bridge}", bridge.name) if hop and bridge else question
         answer = compose_answer(
-            target, answer_type(question), [s.hits for s in searches if s.ok], bridge
+            target, answer_type(question), [s.hits for s in searches if s.ok], bridge, question
         )
         if answer is None:
             return self.finish(

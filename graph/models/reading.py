@@ -94,11 +94,6 @@ def statements(text: str) -> list[str]:
     return [sentence for sentence in sentences(text) if not INSTRUCTION_RE.search(sentence)]
 
 
-def has_number(text: str) -> bool:
-    """Whether `text` states a number, in digits or in words."""
-    return any(word.isdigit() or word in NUMBER_WORDS for word in words(text))
-
-
 NAME_RE = re.compile(
     r"[A-Z][\w'’.-]*(?:\s+(?:(?:of|and|the|de|du|von|van|la|le|del|da|di|der|&)\s+)*"
     r"[A-Z0-9][\w'’.-]*)*"

@@ -14,6 +14,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from graph.env import env_float
+
 HOME_ENV = "AGENT_HOME"
 DEFAULT_HOME = ".agent"
 DB_FILE = "checkpoints.sqlite"
@@ -80,16 +82,10 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
 
 def sqlite_timeout() -> float:
     """The lock wait for SQLite writes: $AGENT_SQLITE_TIMEOUT seconds, or 10."""
-    raw = os.environ.get(SQLITE_TIMEOUT_ENV, "").strip()
-    if not raw:
-        return SQLITE_TIMEOUT_S
     try:
-        value = float(raw)
-    except ValueError:
-        raise CheckpointerError(f"{SQLITE_TIMEOUT_ENV} must be a number of seconds") from None
-    if not 0 < value <= 3600:
-        raise CheckpointerError(f"{SQLITE_TIMEOUT_ENV} must be between 0 and 3600 seconds")
-    return value
+        return env_float(SQLITE_TIMEOUT_ENV, SQLITE_TIMEOUT_S, 0.001, 3600)
+    except ValueError as error:
+        raise CheckpointerError(str(error)) from None
 
 
 def describe_store_error(error: Exception) -> str:

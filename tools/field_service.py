@@ -25,7 +25,7 @@ from typing import Any, TypedDict
 import numpy as np
 from langchain_core.tools import BaseTool, tool
 
-from corpora.field_service import VARIANT_RE, FieldServiceData, family_of, load
+from corpora.field_service import VARIANT_RE, FieldServiceData, ManualPassage, family_of, load
 from tools.bm25 import BM25
 
 AMBIGUITY_FLOOR = 0.02
@@ -67,16 +67,9 @@ class Availability(TypedDict):
     error: str | None
 
 
-class PassageHit(TypedDict):
-    """A manual passage returned by ``search_manual``."""
+class PassageHit(ManualPassage):
+    """A manual passage returned by ``search_manual``, with its BM25 score."""
 
-    id: str
-    doc_title: str
-    page: int
-    product_family: str
-    section: str
-    fault_codes: list[str]
-    text: str
     score: float
 
 

@@ -7,6 +7,7 @@ import threading
 
 from langchain_core.language_models import BaseChatModel
 
+from graph.env import env_float
 from graph.models.scripted import ScriptedModel, load_script
 
 PROVIDERS = ("openai",)
@@ -44,17 +45,11 @@ _ENV_KEYS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", TIMEOUT_ENV, RETRIES_ENV)
 
 
 def _env_number(name: str, default: float, low: float, high: float) -> float:
-    """A number from the environment, checked against its range (a clear error otherwise)."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
+    """A number from the environment, checked against its range (a ModelSpecError otherwise)."""
     try:
-        value = float(raw)
-    except ValueError:
-        raise ModelSpecError(f"{name} must be a number, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ModelSpecError(f"{name} must be between {low:g} and {high:g}, got {raw}")
-    return value
+        return env_float(name, default, low, high)
+    except ValueError as error:
+        raise ModelSpecError(str(error)) from None
 
 
 def _create(spec: str) -> BaseChatModel:

@@ -8,23 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_cli
 
-from graph.cli import main
 from graph.persistence import open_checkpointer
 from graph.run import Session
 
 VAGUE = "AC-250-B is dripping water from the indoor unit."
 Q = "Which company builds the charging docks in the office where the Fleet Platform team sits?"
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_asking_on_a_paused_flow_thread_is_refused_and_the_escalation_survives(

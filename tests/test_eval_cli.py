@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_cli as shared_run_cli
 
-from graph.cli import main
 from graph.persistence import HOME_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,13 +26,7 @@ def agent_env(home: Path) -> dict[str, str]:
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """Run `agent` in-process; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(argv)
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return shared_run_cli(capsys, *argv)
 
 
 def test_eval_notes_end_to_end(tmp_path: Path) -> None:

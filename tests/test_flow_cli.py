@@ -6,23 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_cli
 
-from graph.cli import main
 from graph.flow.compare import agrees, compare, load_requests, markdown_table, percentile, spread
 
 CLEAR = "AC-250-A in a server room: the condensate pump isn't running and the float alarm is lit."
 VAGUE = "AC-250-B is dripping water from the indoor unit."
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run `agent` in-process through `main`; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line_error(err: str) -> str:

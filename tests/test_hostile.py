@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import run_cli
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpora import load_corpus
 from graph.budget import run_config
-from graph.cli import main
 from graph.context import Context
 from graph.graph import build_agent
 from graph.nodes import model_view
@@ -42,12 +42,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     start = time.monotonic()
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out, err = capsys.readouterr()
+    code, out, err = run_cli(capsys, *argv)
     assert time.monotonic() - start < 20, "took too long"
     assert "Traceback" not in out + err
     return code, out, err

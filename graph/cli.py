@@ -8,8 +8,10 @@ from typing import Any
 
 import click
 
+from graph.cli_env import prepare_environment
 from graph.cli_support import db_option, echo_lines, session, user_errors
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.models.providers import default_model_spec
 
 STEPS = click.IntRange(1, 100)
 K = click.IntRange(1, 50)
@@ -77,9 +79,9 @@ def _tools(agent: Any) -> list[Any]:
 @click.argument("question")
 @click.option(
     "--model",
-    default="policy",
-    show_default=True,
-    help="policy, scripted:<file>, or provider:model (openai:gpt-4o-mini).",
+    default=default_model_spec,
+    show_default="$AGENT_MODEL, else policy",
+    help="policy, scripted:<file>, or provider:model (openai:gpt-4o-mini, anthropic:...).",
 )
 @click.option(
     "--max-steps",
@@ -257,6 +259,7 @@ def resume(
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; user errors print one line (`error: ...`) and exit non-zero."""
     try:
+        prepare_environment()
         cli.main(args=argv, prog_name="agent", standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)

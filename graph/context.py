@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graph.models.providers import default_model_spec
 from graph.prompts import SYSTEM_PROMPT
 
 DEFAULT_MAX_STEPS = 6
@@ -15,10 +16,11 @@ class Context:
     """Settings for one run; `configurable` is left for `thread_id`."""
 
     model: str = field(
-        default="policy",
+        default_factory=default_model_spec,
         metadata={
-            "description": 'The chat model: "policy" (offline, deterministic), '
-            '"scripted:<turns.json>", or "provider:model" such as "openai:gpt-4o-mini".'
+            "description": 'The chat model: "policy" (offline, deterministic) or "provider:model" '
+            'such as "openai:gpt-4o-mini" (default: $AGENT_MODEL, else "policy"; a server '
+            "allows only $AGENT_ALLOWED_MODELS)."
         },
     )
     max_steps: int = field(

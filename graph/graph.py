@@ -16,6 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from graph.act import build_act_node
 from graph.context import Context
+from graph.models import as_chat_model
 from graph.nodes import Agent
 from graph.routing import route_after_reason
 from graph.state import AgentState, InputState, OutputState
@@ -24,20 +25,25 @@ AgentGraph = CompiledStateGraph[AgentState, Context, InputState, OutputState]
 
 
 def build_agent(
-    model: BaseChatModel | None = None,
+    model: BaseChatModel | str | None = None,
     tools: Sequence[BaseTool] | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
     name: str = "agent",
+    *,
+    any_model: bool = False,
 ) -> AgentGraph:
     """Compile the agent over `tools` (default: the built-in corpora, calculator, finish).
 
-    `model` fixes the chat model; without it each run picks one through `Context.model`.
+    `model` (a model name or a `BaseChatModel`) fixes the chat model; without it each run
+    picks one through `Context.model`, from `AGENT_ALLOWED_MODELS` unless `any_model` (the
+    CLI and the Python API trust their caller; a server's clients are not).
     """
+    chat_model = as_chat_model(model)
     if tools is None:
         from tools import default_tools
 
         tools = default_tools()
-    agent = Agent(tools, model)
+    agent = Agent(tools, chat_model, any_model=any_model)
     builder = StateGraph(
         AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )

@@ -23,7 +23,10 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context
 from graph.models import load_model
+from graph.models.allowlist import check_allowed
+from graph.models.calls import failure_text, invoke_model
 from graph.prompts import describe_tools, fence_hits
+from graph.replies import max_message_chars, vet_reply
 from graph.state import AgentState
 from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
 from tools.finish import normalize_citations
@@ -41,16 +44,28 @@ CITATION_RE = re.compile(r"\[([^\[\]\s]{1,200})\]")
 
 
 class Agent:
-    """The tools and (optionally) a fixed model; its methods are the graph's nodes."""
+    """The tools and (optionally) a fixed model; its methods are the graph's nodes.
 
-    def __init__(self, tools: Sequence[BaseTool], model: BaseChatModel | None = None) -> None:
+    Without a fixed model, each run's context names one: any model when `any_model` (the CLI
+    and the Python API), else only the allowed ones (a server's untrusted clients).
+    """
+
+    def __init__(
+        self, tools: Sequence[BaseTool], model: BaseChatModel | None = None, any_model: bool = False
+    ) -> None:
         self.tools = list(tools)
         self.model = model
+        self.any_model = any_model
         self._bound: dict[int, tuple[BaseChatModel, Runnable[Any, BaseMessage]]] = {}
 
-    def bound_model(self, context: Context) -> Runnable[Any, BaseMessage]:
-        """The run's chat model bound to the tools (bound once per model)."""
-        model = self.model if self.model is not None else load_model(context.model)
+    def chat_model(self, context: Context) -> BaseChatModel:
+        """The run's chat model: the fixed one, or the (allowed) one the context names."""
+        if self.model is not None:
+            return self.model
+        return load_model(context.model if self.any_model else check_allowed(context.model))
+
+    def bound_model(self, model: BaseChatModel) -> Runnable[Any, BaseMessage]:
+        """The chat model bound to the tools (bound once per model)."""
         cached = self._bound.get(id(model))
         if cached is None or cached[0] is not model:
             cached = (model, model.bind_tools(self.tools))
@@ -89,12 +104,16 @@ class Agent:
             opening.append(HumanMessage(printable(state["question"])))
         steps = (0 if new_turn else state.get("steps", 0)) + 1
         transcript = [*messages, *opening]
+        model: BaseChatModel | None = None
         try:
-            response = self.bound_model(context).invoke(model_view(transcript))
+            model = self.chat_model(context)
+            response = invoke_model(model, self.bound_model(model), model_view(transcript))
+            response = vet_reply(response, max_message_chars())
         except GraphBubbleUp:
             raise
         except Exception as error:  # a failing model ends the turn, with the reason kept
-            return {**update, "messages": opening, "steps": steps, "error": one_line(error)}
+            error_text = failure_text(error, model) or one_line(error)
+            return {**update, "messages": opening, "steps": steps, "error": error_text}
         tokens = (state.get("tokens", 0) if not new_turn else 0) + usage_tokens(response)
         return {
             **update,

@@ -24,6 +24,7 @@ from corpora import Corpus
 from graph.budget import STEPS_PER_TOOL_ROUND, run_config
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import AgentGraph, build_agent
+from graph.models import default_model_spec
 from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
 from graph.trace import render_step
@@ -94,7 +95,8 @@ def new_thread_id() -> str:
 class Session:
     """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
 
-    Every run is a thread on `checkpointer`; `model` fixes the chat model for every run.
+    Every run is a thread on `checkpointer`; `model` (a name or a `BaseChatModel`) fixes the
+    chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
     """
 
     def __init__(
@@ -102,7 +104,7 @@ class Session:
         checkpointer: BaseCheckpointSaver,
         corpora: Sequence[Corpus] = (),
         k: int = DEFAULT_K,
-        model: BaseChatModel | None = None,
+        model: BaseChatModel | str | None = None,
         builtins: bool = True,
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
@@ -113,14 +115,17 @@ class Session:
         self.k = k
         self.checkpointer = checkpointer
         self.graph: AgentGraph = build_agent(
-            model=model, tools=default_tools(k=k, corpora=everything), checkpointer=checkpointer
+            model=model,
+            tools=default_tools(k=k, corpora=everything),
+            checkpointer=checkpointer,
+            any_model=True,
         )
 
     def ask(
         self,
         question: str,
         *,
-        model: str = "policy",
+        model: str | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         thread_id: str | None = None,
         on_lines: OnLines | None = None,
@@ -134,7 +139,7 @@ class Session:
         if problem is not None:
             raise ValueError(problem)
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = Context(model=model, max_steps=max_steps, k=self.k)
+        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
         snapshot = self.agent_thread(thread_id)
         if snapshot.next and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
@@ -146,7 +151,7 @@ class Session:
         self,
         thread_id: str,
         *,
-        model: str = "policy",
+        model: str | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
@@ -156,7 +161,7 @@ class Session:
         finished one is left as it is and its result returned.
         """
         snapshot = self.snapshot(thread_id)
-        context = Context(model=model, max_steps=max_steps, k=self.k)
+        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
         if snapshot.next:
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
@@ -170,7 +175,7 @@ class Session:
         thread_id: str,
         step: int,
         *,
-        model: str = "policy",
+        model: str | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
@@ -178,7 +183,7 @@ class Session:
         point = self.check_fork(thread_id, step, max_steps)
         config = run_config(max_steps - step + 1, None)
         config["configurable"] = dict(point.config["configurable"])
-        context = Context(model=model, max_steps=max_steps, k=self.k)
+        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
         lines = _Printer(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
 

@@ -5,6 +5,8 @@ Each request consumes the next script entry:
     {"answer": "text"}                                                    a plain answer
     {"status": 429, "headers": {"Retry-After": "0"}}                      an HTTP error
     {"hang": seconds}                                                     no reply in time
+    {"body": {...}} or {"raw": "text"}                                    this exact 200 body
+    {"drip": seconds, "answer": "text"}                                   the body 1 byte at a time
 Like llama.cpp's server, it is strict: an assistant message with null content gets a 400.
 """
 
@@ -70,14 +72,33 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             return
 
         def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
-            data = json.dumps(body).encode()
+            self._send_bytes(status, json.dumps(body).encode(), headers)
+
+        def _send_bytes(
+            self, status: int, data: bytes, headers: dict[str, str] | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
-            for key, value in headers.items():
+            for key, value in (headers or {}).items():
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(data)
+
+        def _drip(self, body: dict[str, Any], every_s: float) -> None:
+            """Send the headers, then the body one byte every `every_s` seconds."""
+            data = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                for index in range(len(data)):
+                    self.wfile.write(data[index : index + 1])
+                    self.wfile.flush()
+                    time.sleep(every_s)
+            except OSError:  # the client gave up: that is the point
+                return
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             length = int(self.headers.get("Content-Length", 0))
@@ -95,6 +116,14 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             entry = fake.next_entry(body)
             if "hang" in entry:
                 time.sleep(entry["hang"])
+                return
+            if "drip" in entry:
+                self._drip(completion(entry, len(fake.requests)), float(entry["drip"]))
+                return
+            if "raw" in entry or "body" in entry:
+                raw = entry.get("raw")
+                data = raw.encode() if isinstance(raw, str) else json.dumps(entry["body"]).encode()
+                self._send_bytes(200, data)
                 return
             if "status" in entry:
                 error = {

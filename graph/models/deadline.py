@@ -1,0 +1,147 @@
+"""One deadline for a whole model call, a notice while it is slow, errors that name the server.
+
+HTTP clients time out each read, so a server dripping one byte a second is never timed out,
+and retries multiply the wait. `call_within` bounds the whole call (retries included) and
+logs one line on the `agent.model` logger when no reply has come after `NOTICE_AFTER_S`;
+`bounded_http_client` stops reading a reply once its request's deadline has passed, so the
+abandoned request does not go on in the background.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import httpx
+from langchain_core.language_models import BaseChatModel
+
+NOTICE_AFTER_S = 5.0
+"""Seconds without a reply before the wait is announced."""
+LOGGER = "agent.model"
+WAITING = "waiting for {label}: no reply after {after:g} s (giving up after {timeout:g} s)"
+TIMED_OUT = "no complete reply from {label} within {timeout:g} s (AGENT_MODEL_TIMEOUT)"
+
+T = TypeVar("T")
+
+
+class ModelTimeout(TimeoutError):
+    """The model call did not finish within its deadline."""
+
+
+def call_within(fn: Callable[[], T], timeout_s: float, label: str) -> T:
+    """Run `fn` (a model call) and return its result, or raise ModelTimeout after `timeout_s`.
+
+    The call runs on a daemon thread with the caller's context (so LangGraph's callbacks and
+    config follow it); after NOTICE_AFTER_S one line says what is being waited for.
+    """
+    done = threading.Event()
+    outcome: dict[str, Any] = {}
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            outcome["value"] = context.run(fn)
+        except BaseException as error:  # handed to the caller as is
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="model-call", daemon=True).start()
+    notice_after = min(NOTICE_AFTER_S, timeout_s)
+    if not done.wait(notice_after) and notice_after < timeout_s:
+        logging.getLogger(LOGGER).warning(
+            WAITING.format(label=label, after=notice_after, timeout=timeout_s)
+        )
+        done.wait(timeout_s - notice_after)
+    if not done.is_set():
+        raise ModelTimeout(TIMED_OUT.format(label=label, timeout=timeout_s))
+    if "error" in outcome:
+        raise outcome["error"]
+    result: T = outcome["value"]
+    return result
+
+
+def server_of(model: BaseChatModel) -> str | None:
+    """The URL of the server a chat model talks to, when it says."""
+    for name in ("openai_api_base", "base_url", "anthropic_api_url", "api_base"):
+        value = getattr(model, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def describe_model(model: BaseChatModel) -> str:
+    """The model and its server, for messages: "ChatOpenAI gpt-4o at https://..."."""
+    name = getattr(model, "model_name", None) or getattr(model, "model", None)
+    label = f"{type(model).__name__} {name}" if isinstance(name, str) else type(model).__name__
+    server = server_of(model)
+    if server is None and type(model).__name__ == "ChatOpenAI":
+        server = "https://api.openai.com/v1"
+    return f"{label} at {server}" if server else label
+
+
+def describe_model_error(error: BaseException, model: BaseChatModel) -> str:
+    """A failed model call as one line that names the model server and what went wrong."""
+    text = " ".join(str(error).split())[:300]
+    kind = type(error).__name__
+    if isinstance(error, ModelTimeout):
+        return f"{kind}: {text}"
+    if isinstance(error, json.JSONDecodeError):
+        reason = "its reply is not JSON"
+    elif isinstance(error, IndexError | KeyError | TypeError | AttributeError):
+        reason = "its reply has no usable message (no choices)"
+    else:
+        reason = f"{kind}: {text}" if text else kind
+        return f"{reason} (model server: {describe_model(model)})"
+    return f"model server {describe_model(model)}: {reason} ({kind}: {text})"
+
+
+class _DeadlineStream(httpx.SyncByteStream):
+    """A response body that stops with a ReadTimeout once its deadline has passed."""
+
+    def __init__(self, inner: httpx.SyncByteStream, deadline: float, request: httpx.Request):
+        self.inner = inner
+        self.deadline = deadline
+        self.request = request
+
+    def __iter__(self) -> Iterator[bytes]:
+        """The body's chunks, while the deadline holds."""
+        for chunk in self.inner:
+            if time.monotonic() > self.deadline:
+                raise httpx.ReadTimeout("the reply took too long", request=self.request)
+            yield chunk
+
+    def close(self) -> None:
+        """Close the underlying stream."""
+        self.inner.close()
+
+
+class _DeadlineTransport(httpx.BaseTransport):
+    """An HTTP transport whose replies must be complete within `total_s` of the request."""
+
+    def __init__(self, total_s: float) -> None:
+        self.total_s = total_s
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Send the request; its body stream enforces the deadline."""
+        deadline = time.monotonic() + self.total_s
+        response = self.inner.handle_request(request)
+        stream = response.stream
+        assert isinstance(stream, httpx.SyncByteStream)
+        response.stream = _DeadlineStream(stream, deadline, request)
+        return response
+
+    def close(self) -> None:
+        """Close the underlying transport."""
+        self.inner.close()
+
+
+def bounded_http_client(timeout_s: float) -> httpx.Client:
+    """An httpx client whose requests (body included) end within `timeout_s` each."""
+    return httpx.Client(transport=_DeadlineTransport(timeout_s), timeout=timeout_s)

@@ -3,8 +3,8 @@
 HTTP clients time out each read, so a server dripping one byte a second is never timed out,
 and retries multiply the wait. `call_within` bounds the whole call (retries included) and
 logs one line on the `agent.model` logger when no reply has come after `NOTICE_AFTER_S`;
-`bounded_http_client` stops reading a reply once its request's deadline has passed, so the
-abandoned request does not go on in the background.
+`bounded_http_client` stops reading a reply once the deadline has passed and sends no retry
+after it, so an abandoned call does not go on in the background.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ WAITING = "waiting for {label}: no reply after {after:g} s (giving up after {tim
 TIMED_OUT = "no complete reply from {label} within {timeout:g} s (AGENT_MODEL_TIMEOUT)"
 
 T = TypeVar("T")
+_CALL_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "model_call_deadline", default=None
+)
+"""When the model call being made must be over (`time.monotonic()`), for the transport."""
 
 
 class ModelTimeout(TimeoutError):
@@ -43,9 +47,13 @@ def call_within(fn: Callable[[], T], timeout_s: float, label: str) -> T:
     outcome: dict[str, Any] = {}
     context = contextvars.copy_context()
 
+    def bounded() -> T:
+        _CALL_DEADLINE.set(time.monotonic() + timeout_s)
+        return fn()
+
     def run() -> None:
         try:
-            outcome["value"] = context.run(fn)
+            outcome["value"] = context.run(bounded)
         except BaseException as error:  # handed to the caller as is
             outcome["error"] = error
         finally:
@@ -129,8 +137,16 @@ class _DeadlineTransport(httpx.BaseTransport):
         self.inner = httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        """Send the request; its body stream enforces the deadline."""
+        """Send the request; its body stream enforces the deadline.
+
+        Within a bounded model call, a request (a retry) after the call's deadline is not sent.
+        """
         deadline = time.monotonic() + self.total_s
+        call_deadline = _CALL_DEADLINE.get()
+        if call_deadline is not None:
+            if time.monotonic() >= call_deadline:
+                raise httpx.ConnectTimeout("the model call's deadline has passed", request=request)
+            deadline = min(deadline, call_deadline)
         response = self.inner.handle_request(request)
         stream = response.stream
         assert isinstance(stream, httpx.SyncByteStream)

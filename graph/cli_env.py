@@ -31,6 +31,8 @@ def load_dotenv_file(directory: Path | None = None) -> None:
     path = (directory or Path.cwd()) / DOTENV
     if not path.exists():
         return
+    if not path.is_file():  # a folder is ignored by python-dotenv, a named pipe blocks it
+        raise click.ClickException(f"{path}: cannot read the .env file: not a regular file")
     try:
         load_dotenv(path, override=False, encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

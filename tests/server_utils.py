@@ -31,8 +31,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def langgraph_dev(log: Path, timeout_s: float = 90.0) -> Iterator[str]:
-    """Run `langgraph dev` from the repo root; yields its base URL, stops it afterwards."""
+def langgraph_dev(log: Path, timeout_s: float = 90.0, cwd: Path = ROOT) -> Iterator[str]:
+    """Run `langgraph dev` in `cwd` (default: the repo root); yields its base URL, then stops it."""
     port = free_port()
     env = {**os.environ, **OFFLINE_ENV}
     env.pop("OPENAI_API_KEY", None)
@@ -49,7 +49,7 @@ def langgraph_dev(log: Path, timeout_s: float = 90.0) -> Iterator[str]:
                 "--port",
                 str(port),
             ],
-            cwd=ROOT,
+            cwd=cwd,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from langgraph_sdk import get_client
-from server_utils import langgraph_dev
+from server_utils import ROOT, langgraph_dev
 
 from graph.budget import recursion_limit_for
 
@@ -73,3 +73,15 @@ def test_an_unconfigured_provider_is_refused_by_name(server: str) -> None:
     result = run(server, "openai:gpt-4o-mini")
     assert result["stopped"] == "error"
     assert "'openai:gpt-4o-mini' is not allowed on this server; allowed: policy" in result["error"]
+
+
+def test_langgraph_dev_reads_the_env_file_named_in_langgraph_json(tmp_path: Path) -> None:
+    config = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))
+    config["dependencies"] = [str(ROOT)]
+    config["graphs"] = {"agent": f"{ROOT}/graph/graph.py:graph"}
+    (tmp_path / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
+    (tmp_path / ".env").write_text("AGENT_ALLOWED_MODELS=openai:gpt-4o-*\n", encoding="utf-8")
+    with langgraph_dev(tmp_path / "server.log", cwd=tmp_path) as url:
+        result = run(url, "policy")
+    assert result["stopped"] == "error"
+    assert "'policy' is not allowed on this server; allowed: openai:gpt-4o-*" in result["error"]

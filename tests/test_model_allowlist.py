@@ -108,3 +108,18 @@ def test_listing_a_scripted_model_does_not_allow_it(
     with pytest.raises(ModelNotAllowed, match="scripted models are for the CLI"):
         check_allowed(spec)
     assert "scripted" not in server_run(spec)["error"].split(";")[1]  # not listed as allowed
+
+
+def test_the_exported_router_refuses_scripted_models_too(
+    bare_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from graph.router import build_router, router_config
+
+    router = build_router()
+    result = router.invoke(
+        {"request": QUESTION},
+        router_config("r1"),
+        context=Context(model=f"scripted:{script_file(tmp_path)}"),
+    )
+    assert "SECRET" not in json.dumps(result, default=str)
+    assert "scripted models are for the CLI" in json.dumps(result, default=str)

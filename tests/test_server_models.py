@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_openai import fake_openai
 from langgraph_sdk import get_client
 from server_utils import ROOT, langgraph_dev
 
@@ -80,8 +81,15 @@ def test_langgraph_dev_reads_the_env_file_named_in_langgraph_json(tmp_path: Path
     config["dependencies"] = [str(ROOT)]
     config["graphs"] = {"agent": f"{ROOT}/graph/graph.py:graph"}
     (tmp_path / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
-    (tmp_path / ".env").write_text("AGENT_ALLOWED_MODELS=openai:gpt-4o-*\n", encoding="utf-8")
-    with langgraph_dev(tmp_path / "server.log", cwd=tmp_path) as url:
-        result = run(url, "policy")
-    assert result["stopped"] == "error"
-    assert "'policy' is not allowed on this server; allowed: openai:gpt-4o-*" in result["error"]
+    with fake_openai([{"answer": "From the north pier."}]) as fake:
+        (tmp_path / ".env").write_text(
+            f"AGENT_ALLOWED_MODELS=openai:fake-*\nOPENAI_BASE_URL={fake.base_url}\n",
+            encoding="utf-8",
+        )
+        with langgraph_dev(tmp_path / "server.log", cwd=tmp_path) as url:
+            refused = run(url, "policy")
+            answered = run(url, "openai:fake-model")  # a remote model under its deadline
+    assert refused["stopped"] == "error"
+    assert "'policy' is not allowed on this server; allowed: openai:fake-*" in refused["error"]
+    assert answered["stopped"] == "answer" and answered["answer"] == "From the north pier."
+    assert fake.requests[0]["model"] == "fake-model"

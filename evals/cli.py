@@ -29,9 +29,11 @@ def model_slug(model: str) -> str:
 
 
 def parse_models(model: str | None, compare: str | None) -> list[str]:
-    """The models to run: ``--compare``'s list, else ``--model``, else the policy."""
+    """The models to run: ``--compare``'s list, else ``--model``, else the default model."""
+    from graph.models.providers import default_model_spec
+
     if compare is None:
-        return [(model or "policy").strip() or "policy"]
+        return [(model or "").strip() or default_model_spec()]
     if model is not None:
         raise click.UsageError("give --model or --compare, not both")
     models = [m.strip() for m in compare.split(",")]
@@ -142,7 +144,11 @@ def write_comparison(
     metavar="NAME|PATH",
     help="A built-in dataset (notes, seed_runs, hotpotqa-dev, hotpotqa-hard) or a .jsonl file.",
 )
-@click.option("--model", default=None, help="policy (default), scripted:<file> or openai:<model>.")
+@click.option(
+    "--model",
+    default=None,
+    help="policy, scripted:<file> or provider:model (default: $AGENT_MODEL, else policy).",
+)
 @click.option(
     "--max-steps",
     type=click.IntRange(1, 100),

@@ -68,7 +68,7 @@ def test_any_installed_init_chat_model_provider_is_reachable(no_keys: pytest.Mon
         load_model("azure_openai:gpt-4o")
     assert str(raised.value).startswith("model 'azure_openai:gpt-4o': ")
     assert "\n" not in str(raised.value)
-    with pytest.raises(ModelSpecError, match="unknown model provider in 'nosuch:m1'"):
+    with pytest.raises(ModelSpecError, match="unknown model 'nosuch:m1': 'nosuch' is not a"):
         load_model("nosuch:m1")
 
 
@@ -76,7 +76,7 @@ def test_any_installed_init_chat_model_provider_is_reachable(no_keys: pytest.Mon
     ("spec", "expected"),
     [
         ("anthropic:claude-x", "needs the langchain-anthropic package"),
-        ("nosuch:model", "unknown model provider"),
+        ("nosuch:model", "'nosuch' is not a provider LangChain knows"),
         ("gpt-4o", "unknown model 'gpt-4o'"),
         ("scripted:", "a scripted model is 'scripted:<turns.json>'"),
     ],

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from graph.cli_support import db_option, echo_lines, user_errors
+from graph.models.providers import default_model_spec
 
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
@@ -167,8 +168,8 @@ def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool
 )
 @click.option(
     "--model",
-    default="policy",
-    show_default=True,
+    default=default_model_spec,
+    show_default="$AGENT_MODEL, else policy",
     help="The agent's model: policy, scripted:<file>, or provider:model (openai:gpt-4o-mini).",
 )
 @click.option(

@@ -139,7 +139,10 @@ def _init(spec: str, name: str, provider: str, kwargs: dict[str, Any]) -> BaseCh
         raise ModelSpecError(f"model {spec!r}: {' '.join(str(error).split())}") from None
     except ValueError as error:
         if "provider" in str(error):
-            raise ModelSpecError(f"unknown model provider in {spec!r}: {SPEC_HELP}") from None
+            raise ModelSpecError(
+                f"unknown model {spec!r}: {provider!r} is not a provider LangChain knows; "
+                f"{SPEC_HELP}"
+            ) from None
         raise ModelSpecError(f"model {spec!r}: {' '.join(str(error).split())[:300]}") from None
     except Exception as error:  # a client refusing its settings (e.g. no credentials)
         text = " ".join(str(error).split())[:300]

@@ -106,9 +106,10 @@ class Agent:
         transcript = [*messages, *opening]
         model: BaseChatModel | None = None
         try:
+            limit = max_message_chars()
             model = self.chat_model(context)
             response = invoke_model(model, self.bound_model(model), model_view(transcript))
-            response = vet_reply(response, max_message_chars())
+            response = vet_reply(response, limit)
         except GraphBubbleUp:
             raise
         except Exception as error:  # a failing model ends the turn, with the reason kept

@@ -37,6 +37,7 @@ INVALID_CALL = (
     "Error: the call to {name} could not be read ({error}); its arguments must be a JSON "
     "object matching the tool's schema, got: {args}"
 )
+NOT_RUN_BESIDE_INVALID = "another call in the same reply could not be read; call it again"
 EMPTY_CONTENT = "(calling {names})"
 FINISHED = "Finished."
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -160,11 +161,12 @@ class Agent:
 def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
     """Error tool messages for tool calls the model garbled (arguments that are not JSON).
 
-    They go back to the model like any tool error, so it can correct itself next step.
+    They go back to the model like any tool error, so it can correct itself next step; the
+    reply's other calls are answered as not run, so no call is left without a reply.
     """
     if not isinstance(response, AIMessage):
         return []
-    return [
+    errors = [
         ToolMessage(
             INVALID_CALL.format(
                 name=call.get("name") or "?",
@@ -177,6 +179,9 @@ def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
         )
         for index, call in enumerate(response.invalid_tool_calls)
     ]
+    if not errors:
+        return []
+    return [*errors, *(not_run(call, NOT_RUN_BESIDE_INVALID) for call in response.tool_calls)]
 
 
 def printable(text: str) -> str:

@@ -110,3 +110,26 @@ def test_raw_invalid_arguments_are_clipped() -> None:
     )
     kept = vet_reply(reply, LIMIT)
     assert isinstance(kept, AIMessage) and len(str(kept.invalid_tool_calls[0]["args"])) < 300
+
+
+def test_other_calls_beside_an_invalid_one_are_answered_as_not_run() -> None:
+    both = AIMessage(
+        content="search and finish at once",
+        tool_calls=[
+            {
+                "name": "search_notes",
+                "args": {"query": "lighthouse"},
+                "id": "s1",
+                "type": "tool_call",
+            },
+            {"name": "finish", "args": {}, "id": "f1", "type": "tool_call"},
+        ],
+    )
+    result, messages = run_script(both, FINISH_OK)
+    assert result["stopped"] == "answer" and result["answer"] == "White"
+    calls = [c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    calls += [c["id"] for m in messages if isinstance(m, AIMessage) for c in m.invalid_tool_calls]
+    answered = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
+    assert sorted(calls) == sorted(answered)  # every call has exactly one reply
+    not_run = [m for m in messages if isinstance(m, ToolMessage) and m.tool_call_id == "s1"]
+    assert "another call in the same reply could not be read" in str(not_run[0].content)

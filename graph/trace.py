@@ -58,6 +58,11 @@ def render_step(number: int, message: AIMessage, results: Sequence[ToolMessage])
         result = by_id.get(str(call["id"]))
         if result is not None and call["name"] != FINISH_TOOL:
             lines.extend(render_observation(result))
+    for invalid in message.invalid_tool_calls:  # not run: the model was told why
+        lines.append(f"{INDENT}Action: {invalid.get('name') or '?'}(...) (not run)")
+        result = by_id.get(str(invalid.get("id")))
+        if result is not None:
+            lines.extend(render_observation(result))
     return lines
 
 

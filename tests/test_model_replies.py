@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import run_cli
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -46,6 +48,20 @@ def test_finish_without_an_answer_is_an_error_the_model_sees(args: dict[str, Any
     assert result["stopped"] == "answer" and result["answer"] == "White"
     assert result["steps"] == 2
     assert any("finish needs an answer" in text for text in errors_seen(messages))
+
+
+def test_the_trace_shows_the_rejected_call_and_why(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "turns.json"
+    path.write_text(json.dumps([{"thought": "t", "tool": "finish", "args": {}}, FINISH_OK]))
+    db = str(tmp_path / "t.sqlite")
+    code, out, _ = run_cli(capsys, "ask", QUESTION, "--model", f"scripted:{path}", "--db", db)
+    assert code == 0
+    step_one = out[out.index("Step 1") : out.index("Step 2")]
+    assert "Action: finish(...) (not run)" in step_one
+    assert "Observation: Error: the call to finish could not be read" in step_one
+    assert "finish needs an answer" in step_one
 
 
 def test_a_model_that_keeps_finishing_without_an_answer_runs_out_of_budget() -> None:

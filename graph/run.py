@@ -10,7 +10,7 @@ with open_checkpointer() as saver:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -249,11 +249,15 @@ class Session:
         """The thread's whole stored transcript."""
         return list(self.snapshot(thread_id).values.get("messages", []))
 
-    def threads(self, limit: int = 20) -> list[ThreadSummary]:
-        """Stored threads, newest first."""
+    def threads(
+        self, limit: int = 20, skip: Callable[[str, Mapping[str, Any]], bool] | None = None
+    ) -> list[ThreadSummary]:
+        """Stored threads, newest first; `skip(thread_id, metadata)` leaves threads out."""
         latest: dict[str, tuple[str, dict[str, Any]]] = {}
         for saved in self.checkpointer.list(None):
             thread_id = saved.config["configurable"]["thread_id"]
+            if skip is not None and skip(thread_id, saved.metadata or {}):
+                continue
             stamp = str(saved.checkpoint.get("ts", ""))
             if thread_id not in latest or stamp > latest[thread_id][0]:
                 latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))

@@ -7,7 +7,6 @@ the helpers shared with the other commands come from ``graph.cli_support``.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import click
 
 from graph.cli_support import db_option, echo_lines, user_errors
+from graph.terminal import safe_json
 
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
@@ -57,7 +57,7 @@ def render_flow(result: Mapping[str, Any]) -> list[str]:
 
 
 def result_json(result: Mapping[str, Any]) -> str:
-    """A flow result as one line of JSON (what ``--json`` prints)."""
+    """A flow result as one line of JSON (what ``--json`` prints), safe for a terminal."""
     keys = (
         "outcome",
         "answer",
@@ -73,7 +73,7 @@ def result_json(result: Mapping[str, Any]) -> str:
         "interrupt",
         "thread_id",
     )
-    return json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False, default=str)
+    return safe_json({key: result.get(key) for key in keys})
 
 
 # -- agent flow -----------------------------------------------------------------------------
@@ -167,6 +167,7 @@ def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool
 )
 @click.option(
     "--model",
+    "-m",
     default="policy",
     show_default=True,
     help="The agent's model: policy, scripted:<file>, or provider:model (openai:gpt-4o-mini).",

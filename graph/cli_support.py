@@ -19,6 +19,11 @@ def echo_lines(lines: list[str]) -> None:
         click.echo(safe_text(line))
 
 
+def echo_live(text: str) -> None:
+    """Write text as it streams in (no newline added), control characters rendered visibly."""
+    click.echo(safe_text(text), nl=False)  # click flushes after every echo
+
+
 def echo_json(value: Any) -> None:
     """Print `value` as one line of JSON, with no raw control or format characters."""
     click.echo(safe_json(value))
@@ -47,7 +52,10 @@ def user_errors() -> Iterator[None]:
 def session(
     db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora, checking the model."""
+    """A `Session` on the chosen checkpoint store, with user corpora, checking the model.
+
+    A streaming model's thoughts are printed as they arrive (`echo_live`).
+    """
     from corpora import parse_corpus_spec
     from graph.models import load_model
     from graph.persistence import open_checkpointer
@@ -58,7 +66,7 @@ def session(
         if model is not None:
             load_model(model)
         with open_checkpointer(db) as saver:
-            yield Session(saver, corpora=corpora, k=k)
+            yield Session(saver, corpora=corpora, k=k, on_token=echo_live)
 
 
 def db_option(function: Any) -> Any:

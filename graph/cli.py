@@ -171,6 +171,10 @@ def threads(limit: int, show_all: bool, db: str | None) -> None:
 
     with session(db) as agent:
         rows = agent.threads(limit, skip=None if show_all else is_eval_thread)
+        only_eval = not rows and not show_all and bool(agent.threads(1))
+    if only_eval:
+        click.echo("no threads but those `agent eval` made: add --all to list them")
+        return
     if not rows:
         click.echo("no threads yet: run `agent ask QUESTION` or `agent demo`")
         return

@@ -111,16 +111,18 @@ def test_threads_one_line_each_cut_to_the_terminal_width(
 def test_threads_hide_eval_threads_unless_all_and_honour_limit(
     agent_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run_cli(capsys, "ask", "what's our refund window?", "--thread", "mine-1")
     run_cli(capsys, "ask", "what's our refund window?", "--thread", "eval-notes-r1-q1")
+    _, out, _ = run_cli(capsys, "threads")
+    assert out == "no threads but those `agent eval` made: add --all to list them\n"
+    run_cli(capsys, "ask", "what's our refund window?", "--thread", "mine-1")
     run_cli(capsys, "ask", "What is 18% of a $250 order?", "--thread", "mine-2")
     _, out, _ = run_cli(capsys, "threads")
     assert [line.split()[0] for line in out.splitlines()] == ["mine-2", "mine-1"]
     _, out, _ = run_cli(capsys, "threads", "--all")
     assert [line.split()[0] for line in out.splitlines()] == [
         "mine-2",
-        "eval-notes-r1-q1",
         "mine-1",
+        "eval-notes-r1-q1",
     ]
     _, out, _ = run_cli(capsys, "threads", "--limit", "1")
     assert [line.split()[0] for line in out.splitlines()] == ["mine-2"]

@@ -142,3 +142,21 @@ def test_error_lines_are_rendered_safe(
     assert_terminal_safe(err)
     assert err.startswith("error: ") and len(err.splitlines()) == 1
     assert "gone\\x1b]0;pwned\\x07<U+202E>.jsonl: no such file" in err
+
+
+def test_eval_progress_and_metrics_show_hostile_labels_literally(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evals.cli import print_metrics, progress_bar
+
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws the bar as on a terminal
+    monkeypatch.setenv("COLUMNS", "200")
+    label = f"odd[/] {TITLE}[bold]x"
+    with progress_bar(1, label) as advance:
+        advance({"correct": True})
+    _, err = capsys.readouterr()
+    assert TITLE not in err  # the sequence itself never reaches the terminal
+    assert "odd[/] \\x1b]0;pwned\\x07[bold]x" in err  # markup shown, not obeyed
+    print_metrics([{}], [f"[red]{RLO}m"])
+    out, _ = capsys.readouterr()
+    assert "[red]<U+202E>m" in out and RLO not in out

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from graph.cli_support import db_option, echo_lines, user_errors
-from graph.terminal import safe_json
+from graph.terminal import safe_json, safe_markup
 
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
@@ -207,7 +207,7 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
             rounds=rounds,
             on_record=lambda record: bar.advance(task),
         )
-    comparison.model = model
+    comparison.model = safe_markup(model)  # shown in the rich caption
     Console(width=max(120, Console().width)).print(rich_table(comparison))
     sys.stdout.flush()
 

@@ -17,6 +17,7 @@ import click
 
 from graph.cli_support import user_errors
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.terminal import safe_markup, safe_text
 
 DEFAULT_CONCURRENCY = 4
 RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -83,7 +84,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[Any], None]]:
         disable=not console.is_terminal,
         transient=False,
     ) as progress:
-        task = progress.add_task(label, total=total, accuracy="-")
+        task = progress.add_task(safe_markup(label), total=total, accuracy="-")
 
         def advance(record: Any) -> None:
             seen["done"] += 1
@@ -101,7 +102,7 @@ def print_metrics(summaries: Sequence[dict[str, Any]], labels: Sequence[str]) ->
 
     from evals.report import METRICS, format_metric
 
-    table = Table("metric", *labels)
+    table = Table("metric", *(safe_markup(label) for label in labels))
     for column in table.columns[1:]:
         column.justify = "right"
     for key, label in METRICS:
@@ -113,14 +114,14 @@ def write_comparison(
     out: Path, dataset: str, labels: Sequence[str], names: Sequence[str], runs: Sequence[Any]
 ) -> Path:
     """Write ``compare.md``: the metrics side by side and a link to each model's report."""
-    from evals.report import METRICS, format_metric, summary_of
+    from evals.report import METRICS, format_metric, md_cell, md_text, summary_of
     from evals.runner import compare_retrieval
 
     summaries = [summary_of(run.records) for run in runs]
     lines = [
-        f"# Eval: {dataset}, {len(runs)} models",
+        f"# Eval: {md_text(dataset)}, {len(runs)} models",
         "",
-        "| metric | " + " | ".join(labels) + " |",
+        "| metric | " + " | ".join(md_cell(label) for label in labels) + " |",
         "|---|" + "---|" * len(labels),
     ]
     for key, label in METRICS:
@@ -130,7 +131,7 @@ def write_comparison(
     for label, name, run in zip(labels, names, runs, strict=True):
         comparison = compare_retrieval(run.dataset, run.records)
         extra = f": {comparison.line()}" if comparison is not None else ""
-        lines.append(f"- [{label}]({name}/report.html){extra}")
+        lines.append(f"- [{md_text(label)}]({name}/report.html){extra}")
     path = out / "compare.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -146,6 +147,7 @@ def write_comparison(
 )
 @click.option(
     "--model",
+    "-m",
     default=None,
     help="policy, scripted:<file> or provider:model (default: $AGENT_MODEL, else policy).",
 )
@@ -265,15 +267,16 @@ def eval_command(
         comparison = compare_retrieval(dataset, run.records)
         if comparison is not None:
             prefix = f"{label}: " if len(runs) > 1 else ""
-            click.echo(prefix + comparison.line())
+            click.echo(safe_text(prefix + comparison.line()))
         errors = sum(r["stopped"] == "error" for r in run.records)
         if errors:
             click.echo(
-                f"warning: {errors} of {len(run.records)} runs of {label} stopped on an error "
-                "(see the report)",
+                f"warning: {errors} of {len(run.records)} runs of {safe_text(label)} stopped on "
+                "an error (see the report)",
                 err=True,
             )
     if len(runs) > 1:
-        click.echo(f"report: {write_comparison(folder, dataset.name, labels, names, runs)}")
+        path = write_comparison(folder, dataset.name, labels, names, runs)
+        click.echo(f"report: {safe_text(path)}")
     else:
-        click.echo(f"report: {folder / 'report.html'}")
+        click.echo(f"report: {safe_text(folder / 'report.html')}")

@@ -13,6 +13,7 @@ question rows are in `evals.report_data`, the page in `evals.report_html` and it
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -117,9 +118,14 @@ def recall_by_hop(dataset: Dataset, rows: Sequence[QuestionRow]) -> list[HopReca
 # -- markdown ---------------------------------------------------------------------------------
 
 
-def _md_cell(value: Any) -> str:
-    """A value safe inside a markdown table cell (one line, pipes escaped)."""
-    return " ".join(str(value).split()).replace("|", "\\|")
+def md_text(value: Any) -> str:
+    """A value as inert markdown text: one line, HTML escaped (as in ``report.html``)."""
+    return html.escape(" ".join(str(value).split()), quote=False)
+
+
+def md_cell(value: Any) -> str:
+    """A value safe inside a markdown table cell (one line, HTML and pipes escaped)."""
+    return md_text(value).replace("|", "\\|")
 
 
 def render_markdown(
@@ -129,10 +135,10 @@ def render_markdown(
     hops: Sequence[HopRecall],
 ) -> str:
     """The ``report.md`` text: settings, metrics, the retrieval comparison, every question."""
-    lines = [f"# Eval: {run.dataset.name} with {run.model}", ""]
+    lines = [f"# Eval: {md_text(run.dataset.name)} with {md_text(run.model)}", ""]
     if run.dataset.description:
-        lines += [run.dataset.description, ""]
-    lines += [" · ".join(f"{label}: {value}" for label, value in settings_of(run)), ""]
+        lines += [md_text(run.dataset.description), ""]
+    lines += [" · ".join(f"{label}: {md_text(value)}" for label, value in settings_of(run)), ""]
     lines += ["## Metrics", "", "| metric | value |", "|---|---|"]
     lines += [f"| {label} | {format_metric(key, summary.get(key))} |" for key, label in METRICS]
     if comparison is not None:
@@ -168,7 +174,7 @@ def render_markdown(
             f"{r['retrieval_recall']:.2f}",
             r["thread_id"],
         ]
-        lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(md_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -180,6 +186,8 @@ __all__ = [
     "EvalRun",
     "HopRecall",
     "format_metric",
+    "md_cell",
+    "md_text",
     "recall_by_hop",
     "render_html",
     "render_markdown",

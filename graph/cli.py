@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 import click
 
 from graph.cli_env import prepare_environment
-from graph.cli_support import db_option, echo_lines, session, user_errors
+from graph.cli_support import (
+    db_option,
+    echo_answer_only,
+    echo_json,
+    echo_lines,
+    quiet_option,
+    session,
+    user_errors,
+)
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.models.providers import default_model_spec
+from graph.terminal import safe_text
 
 STEPS = click.IntRange(1, 100)
 K = click.IntRange(1, 50)
@@ -34,6 +42,7 @@ DEMO_RUNS = (
 
 
 @click.group()
+@click.version_option(package_name="agentic-rag", prog_name="agent")
 def cli() -> None:
     """A ReAct agentic-RAG agent on LangGraph: BM25 tools, an offline policy, saved threads."""
 
@@ -79,6 +88,7 @@ def _tools(agent: Any) -> list[Any]:
 @click.argument("question")
 @click.option(
     "--model",
+    "-m",
     default=default_model_spec,
     show_default="$AGENT_MODEL, else policy",
     help="policy, scripted:<file>, or provider:model (openai:gpt-4o-mini, anthropic:...).",
@@ -100,6 +110,7 @@ def _tools(agent: Any) -> list[Any]:
     help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
+@quiet_option
 @db_option
 def ask(
     question: str,
@@ -109,6 +120,7 @@ def ask(
     thread_id: str | None,
     corpus_specs: tuple[str, ...],
     as_json: bool,
+    quiet: bool,
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
@@ -127,7 +139,7 @@ def ask(
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
-        if not as_json:
+        if not (as_json or quiet):
             echo_lines(render_goal(question))
         with user_errors():
             result = agent.ask(
@@ -135,11 +147,13 @@ def ask(
                 model=model,
                 max_steps=max_steps,
                 thread_id=thread_id,
-                on_lines=None if as_json else echo_lines,
+                on_lines=None if as_json or quiet else echo_lines,
             )
         if as_json:
             keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
-            click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
+            echo_json({key: result.get(key) for key in keys})
+        elif quiet:
+            echo_answer_only(result)
         else:
             turn = current_turn(agent.messages(result["thread_id"]))
             echo_lines([*render_result(result, turn), f"  thread: {result['thread_id']}"])
@@ -148,24 +162,26 @@ def ask(
 
 
 @cli.command()
-@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@click.option(
+    "--limit", type=click.IntRange(1, 10_000), default=20, show_default=True, help="At most N."
+)
+@click.option("--all", "show_all", is_flag=True, help="Include the threads `agent eval` made.")
 @db_option
-def threads(limit: int, db: str | None) -> None:
-    """List stored transcripts, newest first."""
-    from rich.console import Console
-    from rich.table import Table
+def threads(limit: int, show_all: bool, db: str | None) -> None:
+    """List stored threads, newest first, one line each (question -> answer)."""
+    from graph.thread_list import is_eval_thread, terminal_width, thread_line
 
     with session(db) as agent:
-        rows = agent.threads(limit)
+        rows = agent.threads(limit, skip=None if show_all else is_eval_thread)
+        only_eval = not rows and not show_all and bool(agent.threads(1))
+    if only_eval:
+        click.echo("no threads but those `agent eval` made: add --all to list them")
+        return
     if not rows:
         click.echo("no threads yet: run `agent ask QUESTION` or `agent demo`")
         return
-    table = Table("thread", "question", "answer", "steps", "stopped")
-    for row in rows:
-        table.add_row(
-            row.thread_id, row.question, row.answer or "-", str(row.steps), row.stopped or "running"
-        )
-    Console(width=max(120, Console().width)).print(table)
+    width = terminal_width()
+    echo_lines([thread_line(row, width) for row in rows])
 
 
 @cli.command()
@@ -177,7 +193,7 @@ def threads(limit: int, db: str | None) -> None:
     default=None,
     help="Re-run the latest turn from this step (time travel); the old branch stays.",
 )
-@click.option("--model", default="policy", show_default=True, help="Model for the fork.")
+@click.option("--model", "-m", default="policy", show_default=True, help="Model for the fork.")
 @click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
 @db_option
 def replay(
@@ -208,7 +224,7 @@ def replay(
         agent.check_fork(thread_id, fork_step, max_steps)
         latest = current_turn(messages)
         question = str(latest[0].content) if latest else ""
-        click.echo(f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept")
+        echo_lines([f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept"])
         echo_lines(render_goal(question))
         results = [m for m in latest if isinstance(m, ToolMessage)]
         steps = [m for m in latest if isinstance(m, AIMessage)]
@@ -229,12 +245,19 @@ def replay(
     metavar="VALUE",
     help="Resume a flow thread paused for a human: a fault code (F-109), 'close: <note>' or JSON.",
 )
-@click.option("--model", default="policy", show_default=True)
+@click.option("--model", "-m", default="policy", show_default=True)
 @click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
+@quiet_option
 @db_option
 def resume(
-    thread_id: str, value: str | None, model: str, max_steps: int, as_json: bool, db: str | None
+    thread_id: str,
+    value: str | None,
+    model: str,
+    max_steps: int,
+    as_json: bool,
+    quiet: bool,
+    db: str | None,
 ) -> None:
     """Finish a crashed agent thread, or (--with VALUE) a flow thread paused for a human."""
     from graph.flow.cli import refuse_flow_thread, resume_flow_thread
@@ -246,14 +269,20 @@ def resume(
         return
     with session(db, model=model) as agent, user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)
-        result = agent.resume(
-            thread_id, model=model, max_steps=max_steps, on_lines=None if as_json else echo_lines
-        )
+        on_lines = None if as_json or quiet else echo_lines
+        result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=on_lines)
         if as_json:
             keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
-            click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
+            echo_json({key: result.get(key) for key in keys})
+        elif quiet:
+            echo_answer_only(result)
         else:
             echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
+
+
+def _say_error(message: str) -> None:
+    """Print `error: ...` on one line of standard error, rendered safe for the terminal."""
+    click.echo(f"error: {' '.join(safe_text(message, one_line=True).split())}", err=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -263,11 +292,14 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="agent", standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
+    except click.exceptions.NoArgsIsHelpError as asked:  # bare `agent`: the help, as is
+        click.echo(asked.format_message())
+        sys.exit(0)
     except click.UsageError as error:
-        click.echo(f"error: {' '.join(error.format_message().split())}", err=True)
+        _say_error(error.format_message())
         sys.exit(2)
     except click.ClickException as error:
-        click.echo(f"error: {error.format_message()}", err=True)
+        _say_error(error.format_message())
         sys.exit(1)
     except click.Abort:
         click.echo("error: aborted", err=True)

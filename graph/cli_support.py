@@ -10,12 +10,23 @@ from typing import Any
 import click
 
 from graph.context import DEFAULT_K
+from graph.terminal import safe_json, safe_text
 
 
 def echo_lines(lines: list[str]) -> None:
-    """Print lines to standard output."""
+    """Print lines to standard output, control characters rendered visibly."""
     for line in lines:
-        click.echo(line)
+        click.echo(safe_text(line))
+
+
+def echo_live(text: str) -> None:
+    """Write text as it streams in (no newline added), control characters rendered visibly."""
+    click.echo(safe_text(text), nl=False)  # click flushes after every echo
+
+
+def echo_json(value: Any) -> None:
+    """Print `value` as one line of JSON, with no raw control or format characters."""
+    click.echo(safe_json(value))
 
 
 @contextmanager
@@ -41,7 +52,10 @@ def user_errors() -> Iterator[None]:
 def session(
     db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora, checking the model."""
+    """A `Session` on the chosen checkpoint store, with user corpora, checking the model.
+
+    A streaming model's thoughts are printed as they arrive (`echo_live`).
+    """
     from corpora import parse_corpus_spec
     from graph.models import load_model
     from graph.persistence import open_checkpointer
@@ -52,7 +66,7 @@ def session(
         if model is not None:
             load_model(model)
         with open_checkpointer(db) as saver:
-            yield Session(saver, corpora=corpora, k=k)
+            yield Session(saver, corpora=corpora, k=k, on_token=echo_live)
 
 
 def db_option(function: Any) -> Any:
@@ -63,3 +77,24 @@ def db_option(function: Any) -> Any:
         metavar="PATH|URL",
         help="Checkpoint store: a SQLite file or postgresql:// URL (default: $AGENT_HOME).",
     )(function)
+
+
+def quiet_option(function: Any) -> Any:
+    """The `--quiet` option: print only the answer."""
+    return click.option(
+        "--quiet",
+        "-q",
+        is_flag=True,
+        help="Print only the answer (no answer: one error line, exit 1).",
+    )(function)
+
+
+def echo_answer_only(result: dict[str, Any]) -> None:
+    """Print the answer alone; a run without one is a one-line error (exit 1)."""
+    if result.get("stopped") == "error":
+        raise click.ClickException(str(result.get("error") or "the run stopped on an error"))
+    if result.get("answer") is None:
+        steps = int(result.get("steps") or 0)
+        why = "the step budget ran out" if result.get("stopped") == "budget" else "the run stopped"
+        raise click.ClickException(f"no answer: {why} after {steps} model call{'s' * (steps != 1)}")
+    echo_lines([str(result["answer"])])

@@ -10,28 +10,31 @@ with open_checkpointer() as saver:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.types import StateSnapshot
+from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
 from graph.budget import STEPS_PER_TOOL_ROUND, run_config
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import AgentGraph, build_agent
 from graph.models import default_model_spec
-from graph.nodes import asked_in, printable, question_problem
+from graph.nodes import asked_in, message_text, printable, question_problem
 from graph.persistence import check_thread_id
-from graph.trace import render_step
+from graph.trace import INDENT, render_step
 from graph.transcript import current_turn
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped")
 OnLines = Callable[[list[str]], None]
+OnToken = Callable[[str], None]
+"""Writes text as it comes, adding no newline (a model's content chunks, live)."""
+REASON_NODE = "reason"
 
 
 class UnknownThread(LookupError):
@@ -97,6 +100,8 @@ class Session:
 
     Every run is a thread on `checkpointer`; `model` (a name or a `BaseChatModel`) fixes the
     chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
+    With `on_token`, a run that prints its steps also writes a streaming model's thought
+    as the model writes it (LangGraph's `messages` stream), inside the trace's layout.
     """
 
     def __init__(
@@ -106,6 +111,7 @@ class Session:
         k: int = DEFAULT_K,
         model: BaseChatModel | str | None = None,
         builtins: bool = True,
+        on_token: OnToken | None = None,
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
@@ -114,6 +120,7 @@ class Session:
         everything += list(corpora)
         self.k = k
         self.checkpointer = checkpointer
+        self.on_token = on_token
         self.graph: AgentGraph = build_agent(
             model=model,
             tools=default_tools(k=k, corpora=everything),
@@ -254,11 +261,15 @@ class Session:
         """The thread's whole stored transcript."""
         return list(self.snapshot(thread_id).values.get("messages", []))
 
-    def threads(self, limit: int = 20) -> list[ThreadSummary]:
-        """Stored threads, newest first."""
+    def threads(
+        self, limit: int = 20, skip: Callable[[str, Mapping[str, Any]], bool] | None = None
+    ) -> list[ThreadSummary]:
+        """Stored threads, newest first; `skip(thread_id, metadata)` leaves threads out."""
         latest: dict[str, tuple[str, dict[str, Any]]] = {}
         for saved in self.checkpointer.list(None):
             thread_id = saved.config["configurable"]["thread_id"]
+            if skip is not None and skip(thread_id, saved.metadata or {}):
+                continue
             stamp = str(saved.checkpoint.get("ts", ""))
             if thread_id not in latest or stamp > latest[thread_id][0]:
                 latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))
@@ -286,13 +297,21 @@ class Session:
         printer: _Printer,
         thread_id: str,
     ) -> dict[str, Any]:
-        """Stream the graph, hand finished steps to the printer, and return the result."""
+        """Stream the graph, hand finished steps (and live tokens) to the printer; the result."""
         final: dict[str, Any] = {}
-        for values in self.graph.stream(
-            cast(Any, inputs), config, context=context, stream_mode="values"
-        ):
-            final = values
-            printer.show(values.get("messages", []))
+        live = self.on_token if printer.on_lines is not None else None
+        modes: list[StreamMode] = ["values", "messages"] if live is not None else ["values"]
+        stream = self.graph.stream(cast(Any, inputs), config, context=context, stream_mode=modes)
+        try:
+            for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
+                if mode == "messages":
+                    message, metadata = chunk
+                    printer.token(message, metadata, live)
+                    continue
+                final = chunk
+                printer.show(chunk.get("messages", []))
+        finally:
+            printer.end_live_line()
         printer.show(final.get("messages", []), final=True)
         return self.result(thread_id)
 
@@ -304,6 +323,30 @@ class _Printer:
         self.on_lines = on_lines
         self.printed = already
         self.question = printable(question) if question is not None else None
+        self.live: OnToken | None = None  # the writer of an open streamed Thought line
+        self.streamed: set[int] = set()  # steps whose header and Thought were streamed
+
+    def token(self, message: Any, metadata: dict[str, Any], write: OnToken | None) -> None:
+        """Write a streaming model's content chunk live, opening the step's Thought line."""
+        if write is None or self.on_lines is None or metadata.get("langgraph_node") != REASON_NODE:
+            return
+        text = message_text(message) if isinstance(message, AIMessageChunk) else ""
+        if not text:
+            return
+        step = self.printed + 1
+        if step not in self.streamed:
+            self.end_live_line()
+            self.on_lines([f"  Step {step}"])
+            write(f"{INDENT}Thought: ")
+            self.streamed.add(step)
+        self.live = write
+        write(text.replace("\n", " "))  # a Thought stays on its line
+
+    def end_live_line(self) -> None:
+        """Close an open streamed Thought line."""
+        if self.live is not None:
+            self.live("\n")
+            self.live = None
 
     def show(self, messages: Sequence[AnyMessage], final: bool = False) -> None:
         """Print the steps whose tool calls all have results (or all steps, when `final`)."""
@@ -321,5 +364,9 @@ class _Printer:
             complete = all(str(call["id"]) in answered for call in message.tool_calls)
             if not (complete or final):
                 break
-            self.on_lines(render_step(number, message, results))
+            lines = render_step(number, message, results)
+            if number in self.streamed:  # its header and Thought are on the screen already
+                self.end_live_line()
+                lines = lines[2:]
+            self.on_lines(lines)
             self.printed = number

@@ -8,6 +8,8 @@ Each request consumes the next script entry:
     {"body": {...}} or {"raw": "text"}                                    this exact 200 body
     {"drip": seconds, "answer": "text"}                                   the body 1 byte at a time
 Like llama.cpp's server, it is strict: an assistant message with null content gets a 400.
+A request with `"stream": true` gets the same reply as server-sent chunks (the content a
+word at a time, then the tool call), as a real streaming server sends it.
 """
 
 from __future__ import annotations
@@ -64,6 +66,29 @@ def completion(entry: dict[str, Any], index: int) -> dict[str, Any]:
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
+
+
+def stream_chunks(body: dict[str, Any], index: int) -> list[dict[str, Any]]:
+    """The `chat.completion.chunk`s of a streamed reply: content word by word, then tool call."""
+    choice = body["choices"][0]
+    message, finish = choice["message"], choice["finish_reason"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    words = (message.get("content") or "").split(" ")
+    deltas += [{"content": w + (" " if i < len(words) - 1 else "")} for i, w in enumerate(words)]
+    deltas += [
+        {"tool_calls": [dict(call, index=i)]}
+        for i, call in enumerate(message.get("tool_calls") or [])
+    ]
+    head = {
+        "id": f"chatcmpl-{index}",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "fake",
+    }
+    chunks = [dict(head, choices=[{"index": 0, "delta": d, "finish_reason": None}]) for d in deltas]
+    chunks.append(dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]))
+    chunks.append(dict(head, choices=[], usage=body["usage"]))
+    return chunks
 
 
 def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
@@ -134,7 +159,20 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 }
                 self._send(entry["status"], error, entry.get("headers", {}))
                 return
-            self._send(200, completion(entry, len(fake.requests)), {})
+            reply = completion(entry, len(fake.requests))
+            if body.get("stream"):
+                self._send_stream(stream_chunks(reply, len(fake.requests)))
+                return
+            self._send(200, reply, {})
+
+        def _send_stream(self, chunks: list[dict[str, Any]]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for chunk in chunks:
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.flush()
+            self.wfile.write(b"data: [DONE]\n\n")
 
     return Handler
 

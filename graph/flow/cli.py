@@ -7,7 +7,6 @@ the helpers shared with the other commands come from ``graph.cli_support``.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -16,6 +15,7 @@ import click
 
 from graph.cli_support import db_option, echo_lines, user_errors
 from graph.models.providers import default_model_spec
+from graph.terminal import safe_json, safe_markup
 
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
@@ -58,7 +58,7 @@ def render_flow(result: Mapping[str, Any]) -> list[str]:
 
 
 def result_json(result: Mapping[str, Any]) -> str:
-    """A flow result as one line of JSON (what ``--json`` prints)."""
+    """A flow result as one line of JSON (what ``--json`` prints), safe for a terminal."""
     keys = (
         "outcome",
         "answer",
@@ -74,7 +74,7 @@ def result_json(result: Mapping[str, Any]) -> str:
         "interrupt",
         "thread_id",
     )
-    return json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False, default=str)
+    return safe_json({key: result.get(key) for key in keys})
 
 
 # -- agent flow -----------------------------------------------------------------------------
@@ -168,6 +168,7 @@ def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool
 )
 @click.option(
     "--model",
+    "-m",
     default=default_model_spec,
     show_default="$AGENT_MODEL, else policy",
     help="The agent's model: policy, scripted:<file>, or provider:model (openai:gpt-4o-mini).",
@@ -207,7 +208,7 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
             rounds=rounds,
             on_record=lambda record: bar.advance(task),
         )
-    comparison.model = model
+    comparison.model = safe_markup(model)  # shown in the rich caption
     Console(width=max(120, Console().width)).print(rich_table(comparison))
     sys.stdout.flush()
 

@@ -386,6 +386,19 @@ def test_history_retry_then_escalate(saver: BaseCheckpointSaver) -> None:
     assert payload["model_variant"] == "AC-250-A"
 
 
+def test_the_retry_works_the_same_when_the_graph_runs_async() -> None:
+    import asyncio
+
+    tickets = flaky(search_tickets, failures=1, kind="timeout")
+    graph = build_flow({"search_tickets": tickets}, checkpointer=InMemorySaver())
+    values = asyncio.run(graph.ainvoke({"request": CLEAR}, flow_config("async")))
+    assert values["outcome"] == "answered" and tickets.calls == 2
+    assert [(e["stage"], e["ok"]) for e in values["log"]][1:3] == [
+        ("history", False), ("history", True),
+    ]  # fmt: skip
+    assert values["attempts"]["history"] == 2
+
+
 def test_stock_retry_then_succeed(saver: BaseCheckpointSaver) -> None:
     stock = flaky(check_availability, failures=1, kind="rate_limit")
     result = run_flow(

@@ -5,7 +5,8 @@ Usage: python flow_crash_worker.py DB ACTION THREAD TEXT WHERE DURABILITY
 ACTION is ``run`` (TEXT is the request) or ``resume`` (TEXT is the human's decision). WHERE is
 ``tool:NAME`` (the tool NAME kills the process when the stage calls it) or ``before:STAGE``
 (the process dies right after the checkpoint that schedules STAGE is written, before STAGE
-starts). DURABILITY is the run's checkpoint durability (``sync``, ``async`` or ``exit``).
+starts). DURABILITY is the run's checkpoint durability (``sync``, ``async`` or ``exit``), or
+``default`` to leave it to ``run_flow`` / ``resume_flow``.
 """
 
 from __future__ import annotations
@@ -43,18 +44,18 @@ def die_after_scheduling(saver: Any, stage: str) -> None:
 def main() -> None:
     """Run or resume the flow as told, and die where told."""
     db, action, thread, text, where, mode = sys.argv[1:]
-    if mode not in get_args(Durability):
+    if mode != "default" and mode not in get_args(Durability):
         raise SystemExit(f"unknown durability {mode!r}")
-    durability = cast(Durability, mode)
+    options: dict[str, Any] = {} if mode == "default" else {"durability": cast(Durability, mode)}
     kind, _, name = where.partition(":")
     tools = {name: die} if kind == "tool" else None
     with open_checkpointer(db) as saver:
         if kind == "before":
             die_after_scheduling(saver, name)
         if action == "run":
-            run_flow(text, checkpointer=saver, thread_id=thread, tools=tools, durability=durability)
+            run_flow(text, checkpointer=saver, thread_id=thread, tools=tools, **options)
         else:
-            resume_flow(thread, text, checkpointer=saver, tools=tools, durability=durability)
+            resume_flow(thread, text, checkpointer=saver, tools=tools, **options)
     print("FINISHED", flush=True)
 
 

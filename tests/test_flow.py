@@ -569,7 +569,7 @@ def killed(db: Path, action: str, thread: str, text: str, where: str, durability
 @pytest.mark.slow
 def test_a_process_killed_between_stages_resumes_at_the_next_stage(tmp_path: Path) -> None:
     db = tmp_path / "killed.sqlite"
-    killed(db, "run", "k1", CLEAR, "before:part", "sync")
+    killed(db, "run", "k1", CLEAR, "before:part", "default")  # run_flow's own durability
     with open_checkpointer(str(db)) as saver:
         stopped = result_of(flow_for(saver), "k1")
         assert stopped["next"] == "part" and stopped["outcome"] is None
@@ -611,7 +611,7 @@ def test_a_process_killed_mid_resume_continues_at_its_stage(tmp_path: Path) -> N
     db = tmp_path / "killed.sqlite"
     with open_checkpointer(str(db)) as saver:
         paused = run_flow(VAGUE, checkpointer=saver, thread_id="k4")
-    killed(db, "resume", "k4", "F-110", "tool:check_availability", "sync")
+    killed(db, "resume", "k4", "F-110", "tool:check_availability", "default")
     with open_checkpointer(str(db)) as saver:
         stopped = result_of(flow_for(saver), "k4")
         assert stopped["next"] == "stock" and stopped["interrupt"] is None

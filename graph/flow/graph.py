@@ -46,7 +46,8 @@ from graph.flow.stages import FlowStages
 from graph.flow.state import FlowInput, FlowState
 
 RECURSION_LIMIT = len(TRANSITIONS) + 1
-"""Supersteps allowed per invocation: the longest runs every stage once, then pauses."""
+"""LangGraph's recursion limit per invocation: the longest runs six nodes (every stage, or five
+and the escalation), which needs one more than that; ``tests/test_flow.py`` holds it tight."""
 
 StageRouter = Callable[[FlowState], Target]
 """A router after one stage: the node that follows it."""

@@ -259,13 +259,15 @@ def resume(
     quiet: bool,
     db: str | None,
 ) -> None:
-    """Finish a crashed agent thread, or (--with VALUE) a flow thread paused for a human."""
-    from graph.flow.cli import refuse_flow_thread, resume_flow_thread
+    """Finish a crashed agent or flow thread, or (--with VALUE) a flow thread paused for a human."""
+    from graph.flow.cli import continue_flow_thread, refuse_flow_thread, resume_flow_thread
     from graph.trace import render_result
     from graph.transcript import current_turn
 
     if value is not None:
         resume_flow_thread(thread_id, value, db, as_json=as_json)
+        return
+    if continue_flow_thread(thread_id, db, as_json=as_json):
         return
     with session(db, model=model) as agent, user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)

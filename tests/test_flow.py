@@ -22,20 +22,28 @@ from graph.flow.graph import (
     RECURSION_LIMIT,
     build_flow,
     flow,
+    route_after,
     route_after_escalate,
-    route_after_stages,
 )
 from graph.flow.human import ResumeError, candidates, parse_decision, parse_resume_text
-from graph.flow.nodes import NO_CITATION, FlowNodes, FlowTools
+from graph.flow.nodes import FlowTools
 from graph.flow.policy import (
     POLICY,
     TRANSITIONS,
     Failure,
     Stage,
-    destinations,
     next_step,
+    targets,
 )
-from graph.flow.run import flow_config, flow_for, result_of, resume_flow, run_flow
+from graph.flow.run import (
+    continue_flow,
+    flow_config,
+    flow_for,
+    result_of,
+    resume_flow,
+    run_flow,
+)
+from graph.flow.stages import NO_CITATION, FlowStages
 from graph.flow.state import FlowState, HumanDecision
 from graph.persistence import open_checkpointer
 from tools.faults import flaky
@@ -86,52 +94,77 @@ def test_transition_table_is_the_seed_policy() -> None:
 
 
 @pytest.mark.parametrize(
-    ("stage", "ok", "runs", "expected"),
+    ("stage", "ok", "expected"),
     [
-        ("parse", True, 1, "history"),
-        ("parse", False, 1, "abort"),
-        ("history", False, 1, "history"),
-        ("history", False, 2, "escalate"),
-        ("history", True, 2, "diagnose"),
-        ("diagnose", False, 1, "escalate"),
-        ("part", False, 1, "escalate"),
-        ("stock", False, 1, "stock"),
-        ("stock", False, 2, "escalate"),
-        ("stock", True, 1, "compose"),
-        ("compose", True, 1, "__end__"),
-        ("compose", False, 1, "abort"),
+        ("parse", True, "history"),
+        ("parse", False, "abort"),
+        ("history", True, "diagnose"),
+        ("history", False, "escalate"),
+        ("diagnose", False, "escalate"),
+        ("part", False, "escalate"),
+        ("stock", True, "compose"),
+        ("stock", False, "escalate"),
+        ("compose", True, "__end__"),
+        ("compose", False, "abort"),
     ],
 )
-def test_next_step(stage: str, ok: bool, runs: int, expected: str) -> None:
-    assert next_step(stage, ok, runs) == expected
+def test_next_step(stage: str, ok: bool, expected: str) -> None:
+    assert next_step(stage, ok) == expected
 
 
-def test_next_step_rejects_unknown_stages_and_run_counts() -> None:
+def test_next_step_rejects_unknown_stages() -> None:
     with pytest.raises(ValueError):
-        next_step("escalate", True, 1)
-    with pytest.raises(ValueError, match="at least 1"):
-        next_step("history", False, 0)
+        next_step("escalate", True)
 
 
-def test_destinations_follow_the_policy() -> None:
-    assert destinations("history") == ("diagnose", "history", "escalate")
-    assert destinations("parse") == ("history", "abort")
-    assert destinations("compose") == ("__end__", "abort")
-    for stage, row in TRANSITIONS.items():
-        if row.on_failure is Failure.RETRY_ONCE:
-            assert stage.value in destinations(stage)
+def test_targets_follow_the_policy() -> None:
+    assert targets("history") == ("diagnose", "escalate")
+    assert targets("parse") == ("history", "__end__")
+    assert targets("compose") == ("__end__",)
 
 
-def test_graph_is_two_nodes_around_the_table() -> None:
+def test_the_graph_is_generated_from_the_table() -> None:
     drawn = flow.get_graph()
     edges = {(e.source, e.target) for e in drawn.edges}
     assert edges == {
-        ("__start__", "run_stages"),
-        ("run_stages", "escalate"), ("run_stages", "__end__"),
-        ("escalate", "run_stages"), ("escalate", "__end__"),
+        ("__start__", "parse"),
+        ("parse", "history"), ("parse", "__end__"),
+        ("history", "diagnose"), ("history", "escalate"),
+        ("diagnose", "part"), ("diagnose", "escalate"),
+        ("part", "stock"), ("part", "escalate"),
+        ("stock", "compose"), ("stock", "escalate"),
+        ("compose", "__end__"),
+        ("escalate", "part"), ("escalate", "__end__"),
     }  # fmt: skip
     assert flow.checkpointer is None
     assert flow.name == "flow"
+
+
+def test_a_changed_table_changes_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graph.flow import policy
+    from graph.flow.policy import Transition
+
+    table = dict(TRANSITIONS)
+    table[Stage.PART] = Transition(Stage.STOCK, Failure.ABORT)  # no fitting part: refuse
+    monkeypatch.setattr(policy, "TRANSITIONS", table)
+    edges = {(e.source, e.target) for e in build_flow().get_graph().edges}
+    assert ("part", "__end__") in edges and ("part", "escalate") not in edges
+    result = run_flow(NO_PART, checkpointer=None, thread_id="changed")
+    assert result["outcome"] == "aborted" and stages(result)[-1] == ("part", False)
+
+
+def test_retry_once_stages_carry_langgraphs_retry_policy() -> None:
+    from graph.flow.retry import TransientStageError, retries_stage
+
+    specs = flow.builder.nodes
+    for stage, failure in POLICY.items():
+        policy = specs[stage.value].retry_policy
+        if failure is Failure.RETRY_ONCE:
+            assert policy is not None and policy.max_attempts == 2
+            assert policy.retry_on is retries_stage
+        else:
+            assert policy is None, stage
+    assert retries_stage(TransientStageError("x")) and not retries_stage(TimeoutError("x"))
 
 
 def updates(graph: CompiledStateGraph, value: object, thread_id: str) -> list[list[str]]:
@@ -139,33 +172,71 @@ def updates(graph: CompiledStateGraph, value: object, thread_id: str) -> list[li
     return [list(u) for u in graph.stream(value, config, stream_mode="updates")]
 
 
-def test_a_request_is_one_superstep_and_an_escalation_one_more() -> None:
+def test_every_stage_is_a_superstep() -> None:
     graph = build_flow(checkpointer=InMemorySaver())
-    assert updates(graph, {"request": CLEAR}, "one") == [["run_stages"]]
-    assert updates(graph, {"request": VAGUE}, "two") == [["run_stages"], ["__interrupt__"]]
-    assert updates(graph, Command(resume="F-110"), "two") == [["escalate"], ["run_stages"]]
+    assert updates(graph, {"request": CLEAR}, "one") == [[s] for s in STAGES]
+    assert updates(graph, {"request": VAGUE}, "two") == [
+        ["parse"], ["history"], ["diagnose"], ["__interrupt__"],
+    ]  # fmt: skip
+    assert updates(graph, Command(resume="F-110"), "two") == [
+        ["escalate"], ["part"], ["stock"], ["compose"],
+    ]  # fmt: skip
+
+
+def test_a_thread_can_be_stopped_before_a_stage_and_continued() -> None:
+    saver = InMemorySaver()
+    graph = build_flow(checkpointer=saver)
+    config = flow_config("step")
+    graph.invoke({"request": CLEAR}, config, interrupt_before=["diagnose"])
+    stopped = result_of(graph, "step")
+    assert stopped["next"] == "diagnose" and stopped["outcome"] is None
+    assert [e["stage"] for e in stopped["log"]] == ["parse", "history"]
+    assert stopped["fault_code"] is None
+    done = continue_flow("step", checkpointer=saver)
+    assert done["outcome"] == "answered" and done["next"] is None
+    assert [e["stage"] for e in done["log"]] == STAGES
+
+
+def test_continue_refuses_threads_that_did_not_stop_between_stages() -> None:
+    saver = InMemorySaver()
+    with pytest.raises(ResumeError, match="unknown thread 'nope'"):
+        continue_flow("nope", checkpointer=saver)
+    run_flow(VAGUE, checkpointer=saver, thread_id="paused")
+    with pytest.raises(ResumeError, match="waiting for a human decision"):
+        continue_flow("paused", checkpointer=saver)
+    run_flow(CLEAR, checkpointer=saver, thread_id="done")
+    with pytest.raises(ResumeError, match="has finished"):
+        continue_flow("done", checkpointer=saver)
+
+
+def entry(stage: str, ok: bool = True) -> dict:
+    return {"stage": stage, "ok": ok, "detail": "", "ms": 0.0}
 
 
 def test_routers_raise_on_states_they_do_not_expect() -> None:
-    with pytest.raises(RuntimeError, match="no stage has run"):
-        route_after_stages({"request": "x"})
-    escalate_entry = {"stage": "escalate", "ok": True, "detail": "", "ms": 0.0}
-    with pytest.raises(RuntimeError, match="not a stage"):
-        route_after_stages({"request": "x", "log": [escalate_entry]})
-    parse_entry = {"stage": "parse", "ok": True, "detail": "", "ms": 0.0}
+    after_parse, after_compose = route_after(Stage.PARSE), route_after(Stage.COMPOSE)
+    assert after_parse.__name__ == "route_after_parse"
+    with pytest.raises(RuntimeError, match="route_after_parse: no stage has run"):
+        after_parse({"request": "x"})
+    with pytest.raises(RuntimeError, match="last log entry is 'escalate', not parse"):
+        after_parse({"request": "x", "log": [entry("escalate")]})  # type: ignore[list-item]
     with pytest.raises(RuntimeError, match="no run count"):
-        route_after_stages({"request": "x", "log": [parse_entry], "attempts": {}})
-    with pytest.raises(RuntimeError, match=r"stopped after parse \(next: history\)"):
-        route_after_stages({"request": "x", "log": [parse_entry], "attempts": {"parse": 1}})
-    compose_entry = {"stage": "compose", "ok": True, "detail": "", "ms": 0.0}
-    done: FlowState = {"request": "x", "log": [compose_entry], "attempts": {"compose": 1}}
-    with pytest.raises(RuntimeError, match="with outcome None"):
-        route_after_stages(done)
-    assert route_after_stages({**done, "outcome": "answered"}) == "__end__"
-    failed = {"stage": "diagnose", "ok": False, "detail": "", "ms": 0.0}
-    assert route_after_stages({"request": "x", "log": [failed], "attempts": {"diagnose": 1}}) == (
-        "escalate"
+        after_parse({"request": "x", "log": [entry("parse")], "attempts": {}})  # type: ignore[list-item]
+    assert after_parse({"request": "x", "log": [entry("parse")], "attempts": {"parse": 1}}) == (  # type: ignore[list-item]
+        "history"
     )
+    failed: FlowState = {"request": "x", "log": [entry("parse", False)], "attempts": {"parse": 1}}  # type: ignore[list-item]
+    with pytest.raises(RuntimeError, match="the table says abort but the outcome is None"):
+        after_parse(failed)
+    assert after_parse({**failed, "outcome": "aborted"}) == "__end__"
+    done: FlowState = {"request": "x", "log": [entry("compose")], "attempts": {"compose": 1}}  # type: ignore[list-item]
+    with pytest.raises(RuntimeError, match="with outcome None|outcome is None"):
+        after_compose(done)
+    with pytest.raises(RuntimeError, match="the table says __end__ but the outcome is 'aborted'"):
+        after_compose({**done, "outcome": "aborted"})
+    assert after_compose({**done, "outcome": "answered"}) == "__end__"
+    diagnose = {"request": "x", "log": [entry("diagnose", False)], "attempts": {"diagnose": 1}}
+    assert route_after(Stage.DIAGNOSE)(diagnose) == "escalate"  # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match="without a human decision"):
         route_after_escalate({"request": "x"})
     weird = {"action": "reopen", "fault_code": None, "note": "", "stage": "part"}
@@ -174,13 +245,7 @@ def test_routers_raise_on_states_they_do_not_expect() -> None:
     chosen: HumanDecision = {
         "action": "fault_code", "fault_code": "F-109", "note": "", "stage": "diagnose",
     }  # fmt: skip
-    assert route_after_escalate({"request": "x", "human_decision": chosen}) == "run_stages"
-
-
-def test_the_stage_loop_refuses_to_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("graph.flow.nodes.next_step", lambda stage, ok, runs: "parse")
-    with pytest.raises(RuntimeError, match="is the table a cycle"):
-        FlowNodes().run_stages({"request": CLEAR})
+    assert route_after_escalate({"request": "x", "human_decision": chosen}) == "part"
 
 
 def test_build_flow_tool_overrides() -> None:
@@ -192,9 +257,18 @@ def test_build_flow_tool_overrides() -> None:
         build_flow({"search_web": print})
 
 
-def test_run_config_passes_the_recursion_limit() -> None:
-    assert flow_config("t") == {"configurable": {"thread_id": "t"}, "recursion_limit": 8}
-    assert RECURSION_LIMIT == 8
+def test_run_config_passes_the_recursion_limit_and_it_is_tight() -> None:
+    from langgraph.errors import GraphRecursionError
+
+    assert flow_config("t") == {"configurable": {"thread_id": "t"}, "recursion_limit": 7}
+    assert RECURSION_LIMIT == len(STAGES) + 1
+    graph = build_flow(checkpointer=InMemorySaver())
+    stock = flaky(check_availability, failures=2, kind="timeout")  # five stages, then escalate
+    slow = build_flow({"check_availability": stock}, checkpointer=InMemorySaver())
+    assert slow.invoke({"request": CLEAR}, flow_config("s"))["__interrupt__"]
+    tight = {**flow_config("t"), "recursion_limit": RECURSION_LIMIT - 1}
+    with pytest.raises(GraphRecursionError):
+        graph.invoke({"request": CLEAR}, tight)
 
 
 # -- the happy path and the stage log --------------------------------------------------------
@@ -312,6 +386,19 @@ def test_history_retry_then_escalate(saver: BaseCheckpointSaver) -> None:
     assert payload["model_variant"] == "AC-250-A"
 
 
+def test_the_retry_works_the_same_when_the_graph_runs_async() -> None:
+    import asyncio
+
+    tickets = flaky(search_tickets, failures=1, kind="timeout")
+    graph = build_flow({"search_tickets": tickets}, checkpointer=InMemorySaver())
+    values = asyncio.run(graph.ainvoke({"request": CLEAR}, flow_config("async")))
+    assert values["outcome"] == "answered" and tickets.calls == 2
+    assert [(e["stage"], e["ok"]) for e in values["log"]][1:3] == [
+        ("history", False), ("history", True),
+    ]  # fmt: skip
+    assert values["attempts"]["history"] == 2
+
+
 def test_stock_retry_then_succeed(saver: BaseCheckpointSaver) -> None:
     stock = flaky(check_availability, failures=1, kind="rate_limit")
     result = run_flow(
@@ -346,6 +433,56 @@ def test_unknown_part_from_the_stock_tool_is_a_stage_failure() -> None:
     result = run_flow(CLEAR, checkpointer=None, thread_id="u", tools=tools)
     assert result["outcome"] == "escalated"
     assert "unknown part number 'PN-80150'" in result["reason"]
+    assert stages(result)[-1] == ("stock", False) and result["log"][-2]["stage"] == "part"
+
+
+def test_only_transient_errors_are_retried() -> None:
+    calls = []
+
+    def broken(part_no: str) -> dict:
+        calls.append(part_no)
+        raise KeyError(part_no)  # a bug or a bad record: running it again cannot help
+
+    tools = {"check_availability": broken}
+    result = run_flow(CLEAR, checkpointer=None, thread_id="nt", tools=tools)
+    assert result["outcome"] == "escalated" and len(calls) == 1
+    assert stages(result)[-1] == ("stock", False)
+    assert result["reason"] == "check_availability failed: KeyError: 'PN-80150'"
+
+
+@pytest.mark.parametrize(
+    ("exc", "transient"),
+    [
+        (TimeoutError("slow"), True),
+        (ConnectionResetError("reset"), True),
+        (type("Http", (Exception,), {"status_code": 429})("too many"), True),
+        (type("Http", (Exception,), {"status_code": 503})("unavailable"), True),
+        (type("Http", (Exception,), {"status_code": 404})("missing"), False),
+        (type("Marked", (Exception,), {"transient": True})("transport"), True),
+        (ExceptionGroup("both", [TimeoutError(), ConnectionError()]), True),
+        (ExceptionGroup("mixed", [TimeoutError(), ValueError()]), False),
+        (ValueError("bad"), False),
+        (KeyError("PN-1"), False),
+    ],
+)
+def test_is_transient(exc: Exception, transient: bool) -> None:
+    from graph.flow.retry import is_transient
+
+    assert is_transient(exc) is transient
+
+
+def test_the_retry_keeps_the_log_and_attempts_truthful_and_forgets_the_failed_run() -> None:
+    stock = flaky(check_availability, failures=1, kind="timeout")
+    graph = build_flow({"check_availability": stock}, checkpointer=InMemorySaver())
+    values = graph.invoke({"request": CLEAR}, flow_config("t"))
+    assert values["attempts"] == {**{s: 1 for s in STAGES}, "stock": 2}
+    runs = [e for e in values["log"] if e["stage"] == "stock"]
+    assert [e["ok"] for e in runs] == [False, True]
+    assert runs[0]["detail"].startswith("check_availability failed: TimeoutError:")
+    assert runs[1]["detail"].startswith("retry 1: PN-80150: 17 in stock")
+    assert all(e["ms"] >= 0 for e in runs)
+    node = graph.builder.nodes["stock"].runnable
+    assert len(node.func.failed_runs) == 0  # type: ignore[attr-defined]
 
 
 # -- diagnose and part: ESCALATE -------------------------------------------------------------
@@ -419,50 +556,72 @@ def test_resuming_reruns_only_the_escalation_never_the_stages_before_it(
     assert tickets.calls == 1
 
 
-KILL_WORKER = """
-import os, signal, sys
-from graph.flow.run import resume_flow, run_flow
-from graph.persistence import open_checkpointer
-
-def killed(**kwargs):
-    os.kill(os.getpid(), signal.SIGKILL)
-
-db, action, thread, text, tool = sys.argv[1:]
-with open_checkpointer(db) as saver:
-    if action == "run":
-        run_flow(text, checkpointer=saver, thread_id=thread, tools={tool: killed})
-    else:
-        resume_flow(thread, text, checkpointer=saver, tools={tool: killed})
-"""
+WORKER = Path(__file__).with_name("flow_crash_worker.py")
 
 
-def killed_mid_stage(db: Path, action: str, thread: str, text: str, tool: str) -> None:
-    """Run or resume a flow thread in a process that is SIGKILLed inside ``tool``."""
-    argv = [sys.executable, "-c", KILL_WORKER, str(db), action, thread, text, tool]
+def killed(db: Path, action: str, thread: str, text: str, where: str, durability: str) -> None:
+    """Run or resume a flow thread in a process that SIGKILLs itself at ``where``."""
+    argv = [sys.executable, str(WORKER), str(db), action, thread, text, where, durability]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert done.returncode == -signal.SIGKILL, done.stdout + done.stderr
 
 
 @pytest.mark.slow
-def test_a_process_killed_mid_request_leaves_no_thread(tmp_path: Path) -> None:
+def test_a_process_killed_between_stages_resumes_at_the_next_stage(tmp_path: Path) -> None:
     db = tmp_path / "killed.sqlite"
-    killed_mid_stage(db, "run", "k1", CLEAR, "search_tickets")
+    killed(db, "run", "k1", CLEAR, "before:part", "default")  # run_flow's own durability
     with open_checkpointer(str(db)) as saver:
-        assert saver.get_tuple(flow_config("k1")) is None
-        assert run_flow(CLEAR, checkpointer=saver, thread_id="k1")["outcome"] == "answered"
+        stopped = result_of(flow_for(saver), "k1")
+        assert stopped["next"] == "part" and stopped["outcome"] is None
+        assert stages(stopped) == [("parse", True), ("history", True), ("diagnose", True)]
+        with pytest.raises(ValueError, match="already exists"):
+            run_flow(CLEAR, checkpointer=saver, thread_id="k1")
+        tickets = flaky(search_tickets, failures=0)
+        done = continue_flow("k1", checkpointer=saver, tools={"search_tickets": tickets})
+    assert tickets.calls == 0  # the stages before the crash are not run again
+    assert done["outcome"] == "answered" and done["part_no"] == "PN-80150"
+    assert stages(done) == [(s, True) for s in STAGES]
 
 
 @pytest.mark.slow
-def test_a_process_killed_mid_resume_leaves_the_thread_paused(tmp_path: Path) -> None:
+def test_a_process_killed_inside_a_stage_resumes_at_that_stage(tmp_path: Path) -> None:
+    db = tmp_path / "killed.sqlite"
+    killed(db, "run", "k2", CLEAR, "tool:check_availability", "sync")
+    with open_checkpointer(str(db)) as saver:
+        stopped = result_of(flow_for(saver), "k2")
+        assert stopped["next"] == "stock"
+        assert [e["stage"] for e in stopped["log"]] == STAGES[:4]
+        done = continue_flow("k2", checkpointer=saver)
+        values = flow_for(saver).get_state(flow_config("k2")).values
+    assert done["outcome"] == "answered" and [e["stage"] for e in done["log"]] == STAGES
+    assert values["attempts"] == {stage: 1 for stage in STAGES}
+
+
+@pytest.mark.slow
+def test_with_exit_durability_a_killed_request_leaves_no_thread(tmp_path: Path) -> None:
+    db = tmp_path / "killed.sqlite"
+    killed(db, "run", "k3", CLEAR, "tool:check_availability", "exit")
+    with open_checkpointer(str(db)) as saver:
+        assert saver.get_tuple(flow_config("k3")) is None
+        assert run_flow(CLEAR, checkpointer=saver, thread_id="k3")["outcome"] == "answered"
+
+
+@pytest.mark.slow
+def test_a_process_killed_mid_resume_continues_at_its_stage(tmp_path: Path) -> None:
     db = tmp_path / "killed.sqlite"
     with open_checkpointer(str(db)) as saver:
-        paused = run_flow(VAGUE, checkpointer=saver, thread_id="k2")
-    killed_mid_stage(db, "resume", "k2", "F-110", "check_availability")
+        paused = run_flow(VAGUE, checkpointer=saver, thread_id="k4")
+    killed(db, "resume", "k4", "F-110", "tool:check_availability", "default")
     with open_checkpointer(str(db)) as saver:
-        still = result_of(flow_for(saver), "k2")
-        assert still["interrupt"] == paused["interrupt"] and still["log"] == paused["log"]
-        done = resume_flow("k2", "F-110", checkpointer=saver)
+        stopped = result_of(flow_for(saver), "k4")
+        assert stopped["next"] == "stock" and stopped["interrupt"] is None
+        assert stopped["log"][:3] == paused["log"]
+        assert [e["stage"] for e in stopped["log"]][3:] == ["escalate", "part"]
+        with pytest.raises(ResumeError, match="not waiting for a human decision"):
+            resume_flow("k4", "F-110", checkpointer=saver)
+        done = continue_flow("k4", checkpointer=saver)
     assert done["outcome"] == "answered" and done["part_no"] == "PN-80310"
+    assert done["human_decision"]["fault_code"] == "F-110"
 
 
 def test_a_new_request_on_a_used_thread_starts_clean() -> None:
@@ -608,9 +767,8 @@ def test_compose_aborts_when_the_answer_cannot_be_written() -> None:
     assert result["reason"] == "cannot compose an answer without: stock quantity, lead time"
 
 
-def test_nodes_do_no_io_until_used() -> None:
-    nodes = FlowNodes()
-    assert nodes._data is None
+def test_stages_do_no_io_until_used() -> None:
+    assert FlowStages()._data is None
 
 
 def test_no_wall_clock_in_the_flow() -> None:

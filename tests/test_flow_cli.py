@@ -83,6 +83,23 @@ def test_resume_with_close_and_json_values(
     assert code == 1 and "--with is not valid JSON" in one_line_error(err)
 
 
+def test_resume_runs_a_flow_thread_stopped_between_stages_on(
+    agent_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from graph.flow.run import flow_config, flow_for
+    from graph.persistence import open_checkpointer
+
+    with open_checkpointer(None) as saver:  # stopped before part, as a killed process leaves it
+        flow_for(saver).invoke({"request": CLEAR}, flow_config("s1"), interrupt_before=["part"])
+    code, out, _ = run_cli(capsys, "resume", "s1")
+    assert code == 0, out
+    stages = [line.split("]")[0].strip(" [") for line in out.splitlines() if "] ok" in line]
+    assert stages == ["parse", "history", "diagnose", "part", "stock", "compose"]
+    assert "ANSWERED: AC-250-A: F-109" in out
+    code, _, err = run_cli(capsys, "resume", "s1")
+    assert code == 1 and "has finished" in one_line_error(err)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -126,3 +126,30 @@ def test_router_sends_an_off_topic_question_to_the_agent_on_the_server(server: s
     assert final["outcome"] == "answered"
     assert "3 to 5 business days" in final["answer"]
     assert final["citations"] == ["pol-4"]
+
+
+def test_studio_sees_the_stages_and_can_stop_a_thread_before_one(server: str) -> None:
+    async def drawn_and_stepped() -> tuple[set[str], dict[str, Any], dict[str, Any]]:
+        client = get_client(url=server)
+        (assistant,) = await client.assistants.search(graph_id="flow", limit=1)
+        drawing = await client.assistants.get_graph(assistant["assistant_id"])
+        thread = await client.threads.create()
+        config = {"recursion_limit": RECURSION_LIMIT}
+        await client.runs.wait(
+            thread["thread_id"],
+            "flow",
+            input={"request": CLEAR},
+            config=config,
+            interrupt_before=["diagnose"],
+        )
+        stopped = await client.threads.get_state(thread["thread_id"])
+        final = await client.runs.wait(thread["thread_id"], "flow", input=None, config=config)
+        return {node["id"] for node in drawing["nodes"]}, stopped, final
+
+    nodes, stopped, final = asyncio.run(drawn_and_stepped())
+    stages = ["parse", "history", "diagnose", "part", "stock", "compose"]
+    assert set(stages) | {"escalate"} <= nodes
+    assert stopped["next"] == ["diagnose"]
+    assert [entry["stage"] for entry in stopped["values"]["log"]] == ["parse", "history"]
+    assert final["outcome"] == "answered"
+    assert [entry["stage"] for entry in final["log"]] == stages

@@ -1,8 +1,9 @@
 """Commands for the flow: ``agent flow``, ``agent compare-flow``, and ``agent resume --with``.
 
-``graph.cli`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread`` /
-``refuse_flow_thread`` from its ``resume`` command. Heavy imports happen inside the commands;
-the helpers shared with the other commands come from ``graph.cli_support``.
+``graph.cli`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread``,
+``continue_flow_thread`` and ``refuse_flow_thread`` from its ``resume`` command. Heavy
+imports happen inside the commands; the helpers shared with the other commands come from
+``graph.cli_support``.
 """
 
 from __future__ import annotations
@@ -107,7 +108,11 @@ def flow(request: str, thread_id: str | None, as_json: bool, db: str | None) -> 
 
 
 def flow_thread_state(saver: Any, thread_id: str) -> str | None:
-    """``"paused"`` or ``"finished"`` for a flow thread, None when it is not a flow thread."""
+    """``"paused"``, ``"stopped"`` or ``"finished"`` for a flow thread, else None.
+
+    ``paused``: waiting for a human decision; ``stopped``: between two stages (a killed
+    process, or ``interrupt_before``); None when the thread is not a flow thread.
+    """
     from graph.flow.policy import ESCALATE_NODE
     from graph.flow.run import flow_config, flow_for
 
@@ -116,7 +121,9 @@ def flow_thread_state(saver: Any, thread_id: str) -> str | None:
     if "request" not in values or "messages" in values or "route" in values:
         return None
     snapshot = flow_for(saver).get_state(flow_config(thread_id))
-    return "paused" if ESCALATE_NODE in snapshot.next and snapshot.interrupts else "finished"
+    if ESCALATE_NODE in snapshot.next and snapshot.interrupts:
+        return "paused"
+    return "stopped" if snapshot.next else "finished"
 
 
 def _exists(saver: Any, thread_id: str) -> bool:
@@ -154,6 +161,24 @@ def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool
         click.echo(result_json(result))
         return
     echo_lines(render_flow(result))
+
+
+def continue_flow_thread(thread_id: str, db: str | None, as_json: bool = False) -> bool:
+    """Run a flow thread that stopped between stages on, print the result; False if not one."""
+    from graph.flow.run import continue_flow
+    from graph.persistence import check_thread_id, open_checkpointer
+
+    with user_errors():
+        check_thread_id(thread_id)
+        with open_checkpointer(db) as saver:
+            if flow_thread_state(saver, thread_id) != "stopped":
+                return False
+            result = continue_flow(thread_id, checkpointer=saver)
+    if as_json:
+        click.echo(result_json(result))
+    else:
+        echo_lines(render_flow(result))
+    return True
 
 
 # -- agent compare-flow ---------------------------------------------------------------------
@@ -215,6 +240,7 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
 
 __all__ = [
     "compare_flow",
+    "continue_flow_thread",
     "flow",
     "flow_thread_state",
     "refuse_flow_thread",

@@ -13,8 +13,8 @@ taken from the fastest round, latencies from every round, outcomes from the firs
 request (this process, all its threads) is reported too: unlike wall time, other processes on a
 busy machine do not inflate it.
 
-- ``flow``: the explicit flow (``graph.flow``), run as ``run_flow`` runs it (one checkpoint
-  per invocation); escalations stay paused.
+- ``flow``: the explicit flow (``graph.flow``), one node per stage, with one checkpoint per
+  invocation (``FAST_DURABILITY``; ``run_flow`` writes one per stage); escalations stay paused.
 - ``agent``: the ReAct agent with the field-service tools and ``finish``; it never escalates,
   so an agent run is ``answered`` when it stops on an answer citing something it looked up and
   ``aborted`` otherwise (``graph.router.agent_outcome``).
@@ -218,14 +218,16 @@ def flow_runner(
 ) -> Runner:
     """The explicit flow, with its default tools unless ``tools`` overrides them by name.
 
-    ``durability`` defaults to the flow's own (``graph.flow.run.DURABILITY``, as ``run_flow``).
+    ``durability`` defaults to the fast setting (``graph.flow.run.FAST_DURABILITY``: one
+    checkpoint per invocation), what a caller that wants speed runs; ``run_flow`` writes one
+    per stage (``DURABILITY``).
     """
     from graph.flow.graph import build_flow
     from graph.flow.policy import ESCALATE_NODE
-    from graph.flow.run import DURABILITY, flow_config
+    from graph.flow.run import FAST_DURABILITY, flow_config
 
     graph = build_flow(tools, checkpointer)
-    mode = durability or DURABILITY
+    mode = durability or FAST_DURABILITY
 
     def run(request: str, thread_id: str) -> dict[str, Any]:
         config = flow_config(thread_id)

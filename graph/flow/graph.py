@@ -1,13 +1,15 @@
-"""The explicit field-service flow as a LangGraph ``StateGraph``: two nodes.
+"""The explicit field-service flow as a LangGraph ``StateGraph``: one node per stage.
 
-    START -> run_stages -+-> END           (answered, or aborted)
-                         +-> escalate -+-> run_stages   (a human chose a fault code: at part)
-                                       +-> END          (a human closed the request)
+    START -> parse -> history -> diagnose -> part -> stock -> compose -> END
+    (a failed stage: ABORT -> END; ESCALATE or a second RETRY_ONCE failure -> escalate)
+    escalate -+-> part   (a human chose a fault code)
+              +-> END    (a human closed the request)
 
-``run_stages`` runs parse -> history -> diagnose -> part -> stock -> compose in one loop over
-``policy.TRANSITIONS``, applying the failure policy per stage, so a request costs one superstep
-rather than one per stage. ``escalate`` pauses the thread with ``interrupt()``; resuming it
-re-runs only ``escalate``.
+The graph is generated from ``graph.flow.policy``: a node per row of ``TRANSITIONS``, the edges
+from ``targets``, a router per stage that asks ``next_step`` (and raises on a state it does not
+expect), and LangGraph's ``RetryPolicy`` on the RETRY_ONCE stages. Studio shows the state
+machine; a thread can be stepped through (``interrupt_before=["diagnose"]``), and with a
+checkpoint per stage (``graph.flow.run.DURABILITY``) a killed process resumes at its stage.
 
 ``build_flow(tools=None, checkpointer=None)`` is the factory (tests inject failing tools and a
 checkpointer); ``flow`` is compiled without a checkpointer, for ``langgraph.json`` (the server
@@ -16,53 +18,73 @@ attaches its own).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
 
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.flow.nodes import FlowNodes, FlowTools, Tool
-from graph.flow.policy import ABORT, DONE, ESCALATE_NODE, STAGES_NODE, Stage, next_step
+from graph.flow.escalation import EscalateNode
+from graph.flow.nodes import FlowTools, Tool
+from graph.flow.policy import (
+    ABORT,
+    DONE,
+    ESCALATE_NODE,
+    FIRST_STAGE,
+    RESUME_STAGE,
+    TRANSITIONS,
+    Stage,
+    Target,
+    next_step,
+    node_of,
+    targets,
+)
+from graph.flow.retry import FailedRuns, retry_policy_for
+from graph.flow.stage_node import StageNode
+from graph.flow.stages import FlowStages
 from graph.flow.state import FlowInput, FlowState
 
-RECURSION_LIMIT = 8
-"""Supersteps allowed per invocation; the longest (a resume that escalates again) takes 3."""
-_STAGES = frozenset(s.value for s in Stage)
+RECURSION_LIMIT = len(TRANSITIONS) + 1
+"""LangGraph's recursion limit per invocation: the longest runs six nodes (every stage, or five
+and the escalation), which needs one more than that; ``tests/test_flow.py`` holds it tight."""
+
+StageRouter = Callable[[FlowState], Target]
+"""A router after one stage: the node that follows it."""
 
 
-def route_after_stages(state: FlowState) -> Literal["escalate", "__end__"]:
-    """Route after ``run_stages`` by its last log entry and run count, through the policy.
+def route_after(stage: Stage) -> StageRouter:
+    """Build the router that follows ``stage``: its last run's result, through ``next_step``.
 
-    ``escalate`` when the policy says a human must decide; END when the request was answered
-    (compose succeeded) or aborted. Raises RuntimeError on anything else: an empty log, a last
-    entry that is not a stage, a stage without a run count, or stages that stopped early.
+    The router returns the next stage, ``escalate``, or END (the request was answered, or
+    aborted). It raises RuntimeError on anything else: an empty log, a last entry from another
+    stage, a stage without a run count, or an end without the outcome the table implies.
     """
-    log = state.get("log") or []
-    if not log:
-        raise RuntimeError("route_after_stages: no stage has run yet")
-    last = log[-1]
-    if last["stage"] not in _STAGES:
-        raise RuntimeError(f"route_after_stages: last log entry is not a stage: {last['stage']!r}")
-    runs = (state.get("attempts") or {}).get(last["stage"], 0)
-    if runs < 1:
-        raise RuntimeError(f"route_after_stages: {last['stage']} is logged but has no run count")
-    after = next_step(last["stage"], last["ok"], runs)
-    if after == ESCALATE_NODE:
-        return "escalate"
-    outcome = state.get("outcome")
-    if (after == DONE and outcome == "answered") or (after == ABORT and outcome == "aborted"):
-        return "__end__"
-    raise RuntimeError(
-        f"route_after_stages: the stages stopped after {last['stage']} (next: {after}) "
-        f"with outcome {outcome!r}"
-    )
+
+    def route(state: FlowState) -> Target:
+        name = f"route_after_{stage.value}"
+        log = state.get("log") or []
+        if not log:
+            raise RuntimeError(f"{name}: no stage has run yet")
+        last = log[-1]
+        if last["stage"] != stage.value:
+            raise RuntimeError(f"{name}: the last log entry is {last['stage']!r}, not {stage}")
+        if (state.get("attempts") or {}).get(stage.value, 0) < 1:
+            raise RuntimeError(f"{name}: {stage} is logged but has no run count")
+        after = next_step(stage, last["ok"])
+        if after not in (DONE, ABORT):
+            return after
+        outcome = state.get("outcome")
+        if (after, outcome) in ((DONE, "answered"), (ABORT, "aborted")):
+            return DONE
+        raise RuntimeError(f"{name}: the table says {after} but the outcome is {outcome!r}")
+
+    route.__name__ = route.__qualname__ = f"route_after_{stage.value}"
+    return route
 
 
-def route_after_escalate(state: FlowState) -> Literal["run_stages", "__end__"]:
-    """Route after a human decision: a chosen fault code goes back to the stages, a close ends.
+def route_after_escalate(state: FlowState) -> Target:
+    """Route after a human decision: a chosen fault code goes to the part stage, a close ends.
 
     Raises RuntimeError when there is no decision or it is not one of those two.
     """
@@ -70,9 +92,9 @@ def route_after_escalate(state: FlowState) -> Literal["run_stages", "__end__"]:
     if decision is None:
         raise RuntimeError("route_after_escalate: the escalation ended without a human decision")
     if decision["action"] == "fault_code" and decision["fault_code"]:
-        return "run_stages"
+        return node_of(RESUME_STAGE)
     if decision["action"] == "close":
-        return "__end__"
+        return DONE
     raise RuntimeError(f"route_after_escalate: unexpected decision {decision!r}")
 
 
@@ -88,17 +110,29 @@ def build_flow(
     ``{"search_tickets": ..., ...}`` or a list of LangChain tools. An escalation needs a
     checkpointer to pause and resume (the LangGraph server supplies one).
     """
-    nodes = FlowNodes(FlowTools.resolve(tools))
+    stages = FlowStages(FlowTools.resolve(tools))
+    failed_runs = FailedRuns()
     builder = StateGraph(FlowState, input_schema=FlowInput)
-    builder.add_node(nodes.run_stages)
-    builder.add_node(nodes.escalate)
-    builder.add_edge(START, STAGES_NODE)
-    builder.add_conditional_edges(STAGES_NODE, route_after_stages, [ESCALATE_NODE, END])
-    builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, [STAGES_NODE, END])
+    for stage in TRANSITIONS:
+        node = StageNode(stage, stages.functions[stage], failed_runs)
+        builder.add_node(node_of(stage), node, retry_policy=retry_policy_for(stage))
+    builder.add_node(ESCALATE_NODE, EscalateNode(lambda: stages.data))
+    builder.add_edge(START, node_of(FIRST_STAGE))
+    for stage in TRANSITIONS:
+        builder.add_conditional_edges(node_of(stage), route_after(stage), list(targets(stage)))
+    after_escalate: list[str] = [node_of(RESUME_STAGE), END]
+    builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, after_escalate)
     return builder.compile(checkpointer=checkpointer, name=name)
 
 
 flow = build_flow()
 """The flow with the default tools and no checkpointer (``langgraph.json``: the server adds one)."""
 
-__all__ = ["RECURSION_LIMIT", "build_flow", "flow", "route_after_escalate", "route_after_stages"]
+__all__ = [
+    "RECURSION_LIMIT",
+    "StageRouter",
+    "build_flow",
+    "flow",
+    "route_after",
+    "route_after_escalate",
+]

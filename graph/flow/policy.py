@@ -1,8 +1,9 @@
 """The transition table and the failure policy, as data.
 
-Each stage has one successor when it succeeds and one policy when it fails. ``next_step`` is
-the only place that turns (stage, ok, runs) into what happens next: the ``run_stages`` node
-loops over it, and the graph's router reads it to see whether the loop stopped where it had to.
+Each stage has one successor when it succeeds and one policy when it fails. The graph is
+generated from this file (``graph.flow.graph``): one node per stage, the edges from
+``targets``, the routers from ``next_step``, and LangGraph's ``RetryPolicy`` on the stages whose
+policy is RETRY_ONCE (``graph.flow.retry``). Nothing else decides what follows a stage.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal
-
-from langgraph.graph import END
 
 
 class Stage(StrEnum):
@@ -37,25 +36,25 @@ class Failure(StrEnum):
     """The request cannot be served: say why and stop."""
 
 
-STAGES_NODE: Literal["run_stages"] = "run_stages"
-"""The graph node that runs the stages, in a loop over ``TRANSITIONS``."""
 ESCALATE_NODE: Literal["escalate"] = "escalate"
 """The graph node that pauses the thread for a human decision."""
 ABORT: Literal["abort"] = "abort"
-"""What follows a stage whose failure aborts the request (``run_stages`` ends it)."""
+"""What follows a stage whose failure aborts the request (the stage writes why; the run ends)."""
+DONE: Literal["__end__"] = "__end__"
+"""What follows the last stage's success: LangGraph's END."""
 RESUME_STAGE = Stage.PART
 """Where a thread continues when a human resumes it with a fault code."""
-MAX_RUNS = {Failure.RETRY_ONCE: 2, Failure.ESCALATE: 1, Failure.ABORT: 1}
-"""How many runs of a stage the policy allows before it gives up."""
+MAX_RUNS = MappingProxyType({Failure.RETRY_ONCE: 2, Failure.ESCALATE: 1, Failure.ABORT: 1})
+"""How many runs of a stage its policy allows in one visit (RETRY_ONCE: the first and a retry)."""
 
 Destination = Literal[
     "parse", "history", "diagnose", "part", "stock", "compose", "escalate", "abort", "__end__"
 ]
-"""What follows a stage run: a stage, the escalation, an abort, or the end (LangGraph's END)."""
-DONE: Destination = "__end__"
-assert DONE == END, "LangGraph renamed its END node"
+"""What follows a stage: a stage, the escalation, an abort, or the end (LangGraph's END)."""
+Target = Literal["parse", "history", "diagnose", "part", "stock", "compose", "escalate", "__end__"]
+"""A graph node a stage's edge can lead to (an abort ends the run: END)."""
 
-_NEXT: MappingProxyType[Stage, Destination] = MappingProxyType(
+_NODE: MappingProxyType[Stage, Target] = MappingProxyType(
     {
         Stage.PARSE: "parse",
         Stage.HISTORY: "history",
@@ -65,7 +64,7 @@ _NEXT: MappingProxyType[Stage, Destination] = MappingProxyType(
         Stage.COMPOSE: "compose",
     }
 )
-"""Each stage as a destination (the same name)."""
+"""Each stage as a graph node (the same name)."""
 
 
 @dataclass(frozen=True)
@@ -90,43 +89,47 @@ TRANSITIONS: MappingProxyType[Stage, Transition] = MappingProxyType(
         Stage.COMPOSE: Transition(None, Failure.ABORT),
     }
 )
-"""The transition table: one row per stage."""
+"""The transition table: one row per stage; the first row is where a request starts."""
 
 POLICY: MappingProxyType[Stage, Failure] = MappingProxyType(
     {stage: row.on_failure for stage, row in TRANSITIONS.items()}
 )
 """The failure policy per stage (a view of ``TRANSITIONS``)."""
 
+FIRST_STAGE: Stage = next(iter(TRANSITIONS))
+"""Where a new request starts (the table's first row)."""
 
-def next_step(stage: Stage | str, ok: bool, runs: int) -> Destination:
-    """Return what follows ``stage`` after its ``runs``-th run ended with ``ok``.
+
+def node_of(stage: Stage | str) -> Target:
+    """Return the graph node that runs ``stage``; ValueError for an unknown stage."""
+    return _NODE[Stage(stage)]
+
+
+def next_step(stage: Stage | str, ok: bool) -> Destination:
+    """Return what follows a visit to ``stage`` that ended with ``ok``.
 
     Success goes to the stage's successor (END after compose). Failure applies the stage's
-    policy; a retry is allowed while ``runs`` is below the policy's limit, and a retry that
-    fails again escalates. Raises ValueError for an unknown stage or a run count below 1.
+    policy: ABORT stops the request; ESCALATE goes to a human, and so does RETRY_ONCE, whose
+    retry of a transient error has already run inside the stage's node (LangGraph's
+    ``RetryPolicy``): a failure that reaches the table is a second failure, or one a retry
+    cannot fix. Raises ValueError for an unknown stage.
     """
-    stage = Stage(stage)
-    if runs < 1:
-        raise ValueError(f"stage {stage} has run {runs} times; expected at least 1")
-    row = TRANSITIONS[stage]
+    row = TRANSITIONS[Stage(stage)]
     if ok:
-        return DONE if row.on_ok is None else _NEXT[row.on_ok]
+        return DONE if row.on_ok is None else _NODE[row.on_ok]
     if row.on_failure is Failure.ABORT:
         return ABORT
-    if row.on_failure is Failure.RETRY_ONCE and runs < MAX_RUNS[Failure.RETRY_ONCE]:
-        return _NEXT[stage]
     return ESCALATE_NODE
 
 
-def destinations(stage: Stage | str) -> tuple[Destination, ...]:
-    """Return everything that can follow ``stage``, in the order ``next_step`` first gives it."""
-    stage = Stage(stage)
-    found: list[Destination] = []
+def targets(stage: Stage | str) -> tuple[Target, ...]:
+    """Return the graph nodes an edge from ``stage`` can lead to (an abort leads to END)."""
+    found: list[Target] = []
     for ok in (True, False):
-        for runs in range(1, max(MAX_RUNS.values()) + 1):
-            target = next_step(stage, ok, runs)
-            if target not in found:
-                found.append(target)
+        after = next_step(stage, ok)
+        target: Target = DONE if after == ABORT else after
+        if target not in found:
+            found.append(target)
     return tuple(found)
 
 
@@ -135,14 +138,16 @@ __all__ = [
     "DONE",
     "Destination",
     "ESCALATE_NODE",
+    "FIRST_STAGE",
     "Failure",
     "MAX_RUNS",
     "POLICY",
     "RESUME_STAGE",
-    "STAGES_NODE",
     "Stage",
     "TRANSITIONS",
+    "Target",
     "Transition",
-    "destinations",
     "next_step",
+    "node_of",
+    "targets",
 ]

@@ -1,18 +1,19 @@
 """Run and resume the flow on a checkpointed thread, returning a plain result dict.
 
-``run_flow(request, checkpointer=..., thread_id=...)`` and ``resume_flow(thread_id, value,
-checkpointer=...)`` both return ``{outcome, answer, reason, fault_code, part_no, log,
-interrupt, thread_id}`` plus ``model_variant``, ``citation``, ``availability``, ``sourcing``,
-``top_faults``, ``diagnosis_margin``, ``human_decision`` and ``steps`` (stage runs logged).
-A thread paused for a human has ``outcome == "escalated"`` and its payload in ``interrupt``.
+``run_flow(request, checkpointer=..., thread_id=...)``, ``resume_flow(thread_id, value,
+checkpointer=...)`` and ``continue_flow(thread_id, checkpointer=...)`` all return ``{outcome,
+answer, reason, fault_code, part_no, log, interrupt, thread_id}`` plus ``model_variant``,
+``citation``, ``availability``, ``sourcing``, ``top_faults``, ``diagnosis_margin``,
+``human_decision``, ``steps`` (stage runs logged) and ``next`` (the stage a stopped thread
+continues at, else None). A thread paused for a human has ``outcome == "escalated"`` and its
+payload in ``interrupt``.
 
-Every invocation checkpoints once, when it ends or pauses (``DURABILITY``). The stages run
-as one superstep, so the only checkpoints LangGraph's default ("async") would add are the
-input, before any stage has run, and on a resume the human decision, before the stages
-continue. Without them a process killed mid-request leaves no thread (run the request again
-under the same id) and one killed mid-resume leaves the thread paused at its escalation
-(resume it again), rather than a thread stopped half-way that neither ``run_flow`` nor
-``resume_flow`` accepts.
+Checkpoint durability is a run setting (``durability=``). The default, ``DURABILITY``
+("sync"), writes a checkpoint after every stage before the next one starts, so a process
+killed mid-request leaves the thread at the stage it was in and ``continue_flow`` (``agent
+resume THREAD``) runs it from there. ``FAST_DURABILITY`` ("exit") writes once, when the
+invocation ends or pauses: cheaper, for callers that want speed (``agent compare-flow``, the
+benchmark); a process killed mid-request then leaves no thread (run the request again).
 """
 
 from __future__ import annotations
@@ -30,13 +31,15 @@ from langgraph.types import Command, Durability
 
 from corpora.field_service import load
 from graph.flow.graph import RECURSION_LIMIT, build_flow
-from graph.flow.human import ResumeError, parse_decision
+from graph.flow.human import RESUME_HELP, ResumeError, parse_decision
 from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import ESCALATE_NODE
 
 FlowToolsArg = FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None
-DURABILITY: Durability = "exit"
-"""When a flow invocation writes its checkpoint: once, as it ends or pauses (see above)."""
+DURABILITY: Durability = "sync"
+"""The default: a checkpoint after every stage, written before the next stage starts."""
+FAST_DURABILITY: Durability = "exit"
+"""For speed: one checkpoint per invocation, as it ends or pauses (see above)."""
 
 _COMPILED: weakref.WeakKeyDictionary[BaseCheckpointSaver, CompiledStateGraph] = (
     weakref.WeakKeyDictionary()
@@ -64,6 +67,7 @@ def run_flow(
     checkpointer: BaseCheckpointSaver | None,
     thread_id: str,
     tools: FlowToolsArg = None,
+    durability: Durability = DURABILITY,
 ) -> dict[str, Any]:
     """Run one request on a new thread and return the plain result dict.
 
@@ -75,7 +79,7 @@ def run_flow(
     config = flow_config(thread_id)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    graph.invoke({"request": request}, config, durability=DURABILITY)
+    graph.invoke({"request": request}, config, durability=durability)
     return result_of(graph, thread_id)
 
 
@@ -85,6 +89,7 @@ def resume_flow(
     *,
     checkpointer: BaseCheckpointSaver,
     tools: FlowToolsArg = None,
+    durability: Durability = DURABILITY,
 ) -> dict[str, Any]:
     """Resume a paused thread with a human decision and return the plain result dict.
 
@@ -107,7 +112,33 @@ def resume_flow(
         model_variant=snapshot.values.get("model_variant"),
         data=load(),
     )
-    graph.invoke(Command(resume=value), config, durability=DURABILITY)
+    graph.invoke(Command(resume=value), config, durability=durability)
+    return result_of(graph, thread_id)
+
+
+def continue_flow(
+    thread_id: str,
+    *,
+    checkpointer: BaseCheckpointSaver,
+    tools: FlowToolsArg = None,
+    durability: Durability = DURABILITY,
+) -> dict[str, Any]:
+    """Run a thread that stopped between stages on from the stage it stopped at.
+
+    Such a thread was killed mid-request (with a checkpoint per stage) or stopped by
+    ``interrupt_before``. Raises ``ResumeError`` (one line) when the thread is unknown, paused
+    for a human (resume it with a decision) or finished; the thread is not touched then.
+    """
+    graph = flow_for(checkpointer, tools)
+    config = flow_config(thread_id)
+    snapshot = graph.get_state(config)
+    if not snapshot.values:
+        raise ResumeError(f"unknown thread {thread_id!r}")
+    if snapshot.interrupts:
+        raise ResumeError(f"thread {thread_id!r} is waiting for a human decision; {RESUME_HELP}")
+    if not snapshot.next:
+        raise ResumeError(f"thread {thread_id!r} has finished; there is nothing to continue")
+    graph.invoke(None, config, durability=durability)
     return result_of(graph, thread_id)
 
 
@@ -137,7 +168,17 @@ def result_of(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
         "diagnosis_margin": values.get("diagnosis_margin"),
         "human_decision": values.get("human_decision"),
         "steps": sum(1 for entry in log if entry["stage"] != ESCALATE_NODE),
+        "next": None if interrupt is not None or not snapshot.next else snapshot.next[0],
     }
 
 
-__all__ = ["DURABILITY", "flow_config", "flow_for", "result_of", "resume_flow", "run_flow"]
+__all__ = [
+    "DURABILITY",
+    "FAST_DURABILITY",
+    "continue_flow",
+    "flow_config",
+    "flow_for",
+    "result_of",
+    "resume_flow",
+    "run_flow",
+]

@@ -75,8 +75,6 @@ class FlowState(FlowInput, total=False):
     """Why the last failing stage failed (empty when nothing failed)."""
     attempts: dict[str, int]
     """Stage name -> how many times it has run since the request (or the last human decision)."""
-    next_stage: str | None
-    """Where ``run_stages`` starts next: None means parse (a new request), else a human's resume."""
     log: Annotated[list[LogEntry], operator.add]
     """Every stage run and human decision, in order (appended, never rewritten)."""
     human_decision: HumanDecision | None

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from graph.flow.graph import build_flow
+from graph.models.scripted import ScriptedModel
 from graph.router import build_router
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -36,7 +36,7 @@ def test_flow_drawing_matches_the_snapshot() -> None:
 
 
 def test_router_drawing_matches_the_snapshot() -> None:
-    router = build_router(model=FakeListChatModel(responses=[]), agent_tools=[])
+    router = build_router(model=ScriptedModel(turns=[]), agent_tools=[])
     drawing = router.get_graph(xray=True).draw_mermaid()
     assert "\tflow\\3adiagnose(diagnose)" in drawing  # the flow's stages, inside the router
     matches_snapshot(drawing, "router_graph.mmd")

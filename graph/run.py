@@ -95,6 +95,8 @@ class Session:
     """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
 
     Every run is a thread on `checkpointer`; `model` fixes the chat model for every run.
+    `mcp` lists MCP servers (`http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`) whose tools
+    join the agent's (`graph.mcp_io.tools`); their sessions stay open until `close()`.
     """
 
     def __init__(
@@ -104,6 +106,7 @@ class Session:
         k: int = DEFAULT_K,
         model: BaseChatModel | None = None,
         builtins: bool = True,
+        mcp: Sequence[str] = (),
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
@@ -112,9 +115,26 @@ class Session:
         everything += list(corpora)
         self.k = k
         self.checkpointer = checkpointer
-        self.graph: AgentGraph = build_agent(
-            model=model, tools=default_tools(k=k, corpora=everything), checkpointer=checkpointer
-        )
+        tools = default_tools(k=k, corpora=everything)
+        self.mcp: Any = None
+        if mcp:
+            from graph.mcp_io.tools import connect_tools
+
+            self.mcp, remote = connect_tools(mcp, taken={tool.name for tool in tools})
+            tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
+        self.graph: AgentGraph = build_agent(model=model, tools=tools, checkpointer=checkpointer)
+
+    def close(self) -> None:
+        """Close the MCP sessions (stopping stdio servers); the session needs no other cleanup."""
+        if self.mcp is not None:
+            self.mcp.close()
+            self.mcp = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def ask(
         self,

@@ -70,7 +70,9 @@ def quill_http(log: Path, mode: str = "ok") -> tuple[list[str], int]:
     return [PYTHON, str(TEST_SERVER), "--http", str(port), "--mode", mode], port
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float, log: Path) -> None:
+def _wait_for_port(
+    port: int, process: subprocess.Popen[bytes], timeout_s: float, log: Path
+) -> None:
     """Wait until something accepts connections on the port; fail with the log otherwise."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

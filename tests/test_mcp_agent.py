@@ -158,6 +158,7 @@ def test_ask_with_mcp_on_the_command_line(
     code, out, err = run_cli(capsys, "ask", QUESTION, "--mcp", quill_spec())
     assert code == 0, err
     assert "Action: lookup_archive(" in out and "CITATIONS: zk-2" in out
+    assert "(2 steps, 1 retrieval)" in out
 
 
 @pytest.mark.parametrize(

@@ -122,7 +122,13 @@ class Session:
 
             self.mcp, remote = connect_tools(mcp, taken={tool.name for tool in tools})
             tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
-        self.graph: AgentGraph = build_agent(model=model, tools=tools, checkpointer=checkpointer)
+        try:
+            self.graph: AgentGraph = build_agent(
+                model=model, tools=tools, checkpointer=checkpointer
+            )
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         """Close the MCP sessions (stopping stdio servers); the session needs no other cleanup."""

@@ -82,6 +82,10 @@ def describe(error: BaseException) -> str:
     error = innermost(error)
     if isinstance(error, McpError) and error.error.code == types.CONNECTION_CLOSED:
         return "the server closed the connection (it exited or was killed)"
+    if isinstance(error, McpError) and error.error.code == httpx.codes.REQUEST_TIMEOUT:
+        return "the server did not answer in time"
+    if isinstance(error, TimeoutError):
+        return "the server did not answer in time"
     if isinstance(error, anyio.ClosedResourceError | anyio.BrokenResourceError):
         return "the connection is closed (the server exited or was killed)"
     text = " ".join(str(error).split())

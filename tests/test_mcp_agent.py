@@ -197,3 +197,29 @@ def test_a_bad_timeout_setting_is_one_line(
     code, out, err = run_cli(capsys, "ask", QUESTION, "--mcp", quill_spec())
     assert (code, out) == (1, "")
     assert err == "error: AGENT_MCP_TIMEOUT must be a number, got 'soon'\n"
+
+
+def test_policy_fills_remote_structured_tools_from_their_schemas() -> None:
+    from mcp_helpers import ROOT
+
+    from graph.budget import run_config
+    from graph.context import Context
+    from graph.graph import build_agent
+    from tools.field_service import field_service_tools
+
+    request = "AC-250-A: condensate pump not running and the pump float alarm is lit."
+    local = build_agent(tools=[*field_service_tools(), our_finish]).invoke(
+        {"question": request}, run_config(6), context=Context(model="policy", max_steps=6)
+    )
+    server = stdio_spec(PYTHON, str(ROOT / "tests/mcp_servers/flow_server.py"), "none", "none")
+    with Session(InMemorySaver(), builtins=False, mcp=[server]) as session:
+        result = session.ask(request, max_steps=8)
+        calls = [
+            call
+            for message in session.messages(result["thread_id"])
+            for call in getattr(message, "tool_calls", [])
+        ]
+    tickets = next(c for c in calls if c["name"] == "agentic-rag_search_tickets")
+    assert tickets["args"]["model_variant"] == "AC-250-A"
+    assert result["answer"] == local["answer"] and result["citations"] == local["citations"]
+    assert result["citations"] and result["unsupported"] == []

@@ -27,7 +27,7 @@ from typing import Any
 from mcp import types
 
 from graph.mcp_io.client import MCPClients, MCPError
-from graph.mcp_io.spec import ServerSpec, parse_spec
+from graph.mcp_io.spec import ServerSpec, clean, parse_spec
 
 FLOW_TOOLS = ("search_tickets", "check_availability", "search_manual")
 """The tools the flow calls, by name."""
@@ -54,7 +54,7 @@ class RemoteTool:
             raise MCPError(
                 f"MCP {self.server}.{self.name} returned no structured result", transient=False
             )
-        return dict(result.structuredContent)
+        return dict(clean(result.structuredContent))
 
 
 def error_line(result: types.CallToolResult) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 SPEC_HELP = "http://HOST:PORT/mcp or stdio:COMMAND ARGS..."
@@ -19,6 +19,7 @@ SPEC_HELP = "http://HOST:PORT/mcp or stdio:COMMAND ARGS..."
 MAX_NAME = 64
 """Longest tool name the model providers accept."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -66,4 +67,19 @@ def safe_name(name: str, fallback: str = "mcp") -> str:
     return (cleaned or fallback)[:MAX_NAME]
 
 
-__all__ = ["MAX_NAME", "SPEC_HELP", "ServerSpec", "parse_spec", "safe_name"]
+def clean(value: Any) -> Any:
+    """A server's value made safe to print.
+
+    Control and bidi characters in every string (keys, list items and nested values included)
+    become spaces; newlines and tabs stay.
+    """
+    if isinstance(value, str):
+        return _CONTROL.sub(" ", value)
+    if isinstance(value, dict):
+        return {clean(str(key)): clean(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(item) for item in value]
+    return value
+
+
+__all__ = ["MAX_NAME", "SPEC_HELP", "ServerSpec", "clean", "parse_spec", "safe_name"]

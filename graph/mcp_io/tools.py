@@ -38,7 +38,7 @@ from mcp import types
 from pydantic import ConfigDict, SkipValidation
 
 from graph.mcp_io.client import MCPClients, MCPError, Server
-from graph.mcp_io.spec import ServerSpec, safe_name
+from graph.mcp_io.spec import ServerSpec, clean, safe_name
 
 OURS = frozenset({"finish", "calculator"})
 """Names no remote tool may take (and every ``search_*``)."""
@@ -169,11 +169,11 @@ class MCPTool(BaseTool):
             raise ToolException(self._failed(str(error))) from None
         if not isinstance(message, ToolMessage):
             raise ToolException(self._failed(f"unexpected result {type(message).__name__}"))
-        text = _text_of(message)
+        text = clean(_text_of(message))
         if message.status == "error":
             raise ToolException(self._failed(one_line(text) or "it reported an error"))
         artifact = message.artifact if isinstance(message.artifact, dict) else {}
-        structured = artifact.get("structured_content")
+        structured = clean(artifact.get("structured_content"))
         if self.remote_search:
             return self._hits(arguments, structured, text)
         return self._fenced(text), structured

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TextIO, TypeVar, cast
 
-import anyio
 import httpx
 import mcp.types as types
 from mcp import ClientSession, StdioServerParameters
@@ -38,6 +37,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import McpError
 
 from graph.env import env_float
+from graph.mcp_io.errors import MCPError, describe, startup_problem
 from graph.mcp_io.spec import ServerSpec, parse_spec, safe_name
 
 TIMEOUT_ENV = "AGENT_MCP_TIMEOUT"
@@ -56,40 +56,6 @@ T = TypeVar("T")
 def mcp_timeout() -> float:
     """``AGENT_MCP_TIMEOUT`` in seconds (0.05 to 3600), default 30; ValueError when bad."""
     return env_float(TIMEOUT_ENV, DEFAULT_TIMEOUT, 0.05, 3600.0)
-
-
-class MCPError(ValueError):
-    """An MCP server failed to start, answer or make sense; ``str()`` is one line.
-
-    A ValueError, so the command line reports it as a one-line ``error:``.
-    """
-
-    def __init__(self, message: str, transient: bool = True) -> None:
-        super().__init__(" ".join(message.split()))
-        self.transient = transient
-        """True for transport trouble (exited, unreachable, timed out): worth one retry."""
-
-
-def innermost(error: BaseException) -> BaseException:
-    """The first leaf of an exception group (or the error itself)."""
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    return error
-
-
-def describe(error: BaseException) -> str:
-    """An error from a transport or session as one short line, in words a user can act on."""
-    error = innermost(error)
-    if isinstance(error, McpError) and error.error.code == types.CONNECTION_CLOSED:
-        return "the server closed the connection (it exited or was killed)"
-    if isinstance(error, McpError) and error.error.code == httpx.codes.REQUEST_TIMEOUT:
-        return "the server did not answer in time"
-    if isinstance(error, TimeoutError):
-        return "the server did not answer in time"
-    if isinstance(error, anyio.ClosedResourceError | anyio.BrokenResourceError):
-        return "the connection is closed (the server exited or was killed)"
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
 
 
 @dataclass
@@ -139,9 +105,7 @@ class MCPClients:
             return future.result(timeout=limit)
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise MCPError(
-                f"{what}: no answer within {limit - GRACE:g} s ({TIMEOUT_ENV})"
-            ) from None
+            raise MCPError(f"{what}: {NO_ANSWER.format(s=limit - GRACE)}") from None
         except MCPError as error:
             raise MCPError(f"{what}: {error}", error.transient) from None
         except McpError as error:
@@ -200,7 +164,7 @@ class MCPClients:
                 await server.closing.wait()
         except BaseException as error:  # noqa: BLE001 - reported through `ready`
             if not ready.done():
-                ready.set_exception(MCPError(_startup_problem(error, errlog)))
+                ready.set_exception(MCPError(startup_problem(error, errlog)))
             if isinstance(error, asyncio.CancelledError):
                 raise
         finally:
@@ -285,20 +249,6 @@ async def _list_tools(session: ClientSession) -> list[types.Tool]:
         if not cursor:
             break
     return tools
-
-
-def _startup_problem(error: BaseException, errlog: TextIO) -> str:
-    """Why a server did not start: the error, and the last line it wrote to standard error."""
-    if isinstance(error, asyncio.CancelledError):
-        return "did not start in time"
-    last = ""
-    with contextlib.suppress(Exception):
-        errlog.seek(0)
-        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
-        last = lines[-1] if lines else ""
-    problem = describe(error)
-    printable = "".join(ch if ch.isprintable() else "?" for ch in last)[:200]
-    return f"{problem} (its last output: {printable})" if printable else problem
 
 
 __all__ = ["DEFAULT_TIMEOUT", "MCPClients", "MCPError", "Server", "TIMEOUT_ENV", "mcp_timeout"]

@@ -109,6 +109,13 @@ def _tools(agent: Any) -> list[Any]:
     metavar="NAME=PATH",
     help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
 )
+@click.option(
+    "--mcp",
+    "mcp_specs",
+    multiple=True,
+    metavar="SPEC",
+    help="Add an MCP server's tools: http://HOST:PORT/mcp or 'stdio:COMMAND ARGS...'; repeatable.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 @quiet_option
 @db_option
@@ -119,6 +126,7 @@ def ask(
     k: int,
     thread_id: str | None,
     corpus_specs: tuple[str, ...],
+    mcp_specs: tuple[str, ...],
     as_json: bool,
     quiet: bool,
     db: str | None,
@@ -135,7 +143,7 @@ def ask(
             raise ValueError(problem)
         if thread_id is not None:
             check_thread_id(thread_id)
-    with session(db, corpus_specs, k, model) as agent:
+    with session(db, corpus_specs, k, model, mcp_specs) as agent:
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
@@ -317,3 +325,7 @@ from graph.flow.cli import compare_flow, flow  # noqa: E402
 
 cli.add_command(flow)
 cli.add_command(compare_flow)
+
+from graph.cli_mcp import mcp_group  # noqa: E402
+
+cli.add_command(mcp_group)

@@ -50,11 +50,16 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def session(
-    db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
+    db: str | None,
+    corpus_specs: tuple[str, ...] = (),
+    k: int = DEFAULT_K,
+    model: str | None = None,
+    mcp: tuple[str, ...] = (),
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora, checking the model.
+    """A `Session` on the chosen checkpoint store, with user corpora and MCP servers.
 
-    A streaming model's thoughts are printed as they arrive (`echo_live`).
+    The model is checked first; a streaming model's thoughts are printed as they arrive
+    (`echo_live`); the MCP sessions are closed on the way out.
     """
     from corpora import parse_corpus_spec
     from graph.models import load_model
@@ -65,8 +70,11 @@ def session(
         corpora = [parse_corpus_spec(spec) for spec in corpus_specs]
         if model is not None:
             load_model(model)
-        with open_checkpointer(db) as saver:
-            yield Session(saver, corpora=corpora, k=k, on_token=echo_live)
+        with (
+            open_checkpointer(db) as saver,
+            Session(saver, corpora=corpora, k=k, mcp=mcp, on_token=echo_live) as agent,
+        ):
+            yield agent
 
 
 def db_option(function: Any) -> Any:

@@ -102,6 +102,8 @@ class Session:
     chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
     With `on_token`, a run that prints its steps also writes a streaming model's thought
     as the model writes it (LangGraph's `messages` stream), inside the trace's layout.
+    `mcp` lists MCP servers (`http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`) whose tools
+    join the agent's (`graph.mcp_io.tools`); their sessions stay open until `close()`.
     """
 
     def __init__(
@@ -112,6 +114,7 @@ class Session:
         model: BaseChatModel | str | None = None,
         builtins: bool = True,
         on_token: OnToken | None = None,
+        mcp: Sequence[str] = (),
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
@@ -121,12 +124,32 @@ class Session:
         self.k = k
         self.checkpointer = checkpointer
         self.on_token = on_token
-        self.graph: AgentGraph = build_agent(
-            model=model,
-            tools=default_tools(k=k, corpora=everything),
-            checkpointer=checkpointer,
-            any_model=True,
-        )
+        tools = default_tools(k=k, corpora=everything)
+        self.mcp: Any = None
+        if mcp:
+            from graph.mcp_io.tools import connect_tools
+
+            self.mcp, remote = connect_tools(mcp, taken={tool.name for tool in tools})
+            tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
+        try:
+            self.graph: AgentGraph = build_agent(
+                model=model, tools=tools, checkpointer=checkpointer, any_model=True
+            )
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close the MCP sessions (stopping stdio servers); the session needs no other cleanup."""
+        if self.mcp is not None:
+            self.mcp.close()
+            self.mcp = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def ask(
         self,

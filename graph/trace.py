@@ -67,7 +67,11 @@ def render_step(number: int, message: AIMessage, results: Sequence[ToolMessage])
 
 
 def count_retrievals(messages: Sequence[AnyMessage]) -> int:
-    """Searches that ran (repeats and failures do not count)."""
+    """Searches that ran (repeats and failures do not count).
+
+    A search is a ``search...`` call with a query, or any tool returning a list of hits (an MCP
+    server's search tool).
+    """
     calls = {
         str(call["id"]): dict(call)
         for message in messages
@@ -79,7 +83,10 @@ def count_retrievals(messages: Sequence[AnyMessage]) -> int:
         for message in messages
         if isinstance(message, ToolMessage)
         and message.status != "error"
-        and is_search_call(calls.get(message.tool_call_id, {}))
+        and (
+            is_search_call(calls.get(message.tool_call_id, {}))
+            or isinstance(message.artifact, list)
+        )
     )
 
 

@@ -85,19 +85,36 @@ def result_json(result: Mapping[str, Any]) -> str:
 @click.argument("request")
 @click.option("--thread", "thread_id", default=None, help="Thread id for the run (default: new).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
+@click.option(
+    "--mcp",
+    "mcp_spec",
+    default=None,
+    metavar="SPEC",
+    help="Call the three tools over MCP: http://HOST:PORT/mcp or 'stdio:COMMAND ARGS...'.",
+)
 @db_option
-def flow(request: str, thread_id: str | None, as_json: bool, db: str | None) -> None:
+def flow(
+    request: str, thread_id: str | None, as_json: bool, mcp_spec: str | None, db: str | None
+) -> None:
     """Run the explicit field-service flow; prints the stage log and the answer (or escalation)."""
+    from contextlib import ExitStack
+
     from graph.flow.run import run_flow
     from graph.persistence import check_thread_id, open_checkpointer
     from graph.run import new_thread_id
 
-    with user_errors():
+    with user_errors(), ExitStack() as stack:
         if not request.strip():
             raise ValueError("the request is empty")
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
+        tools = None
+        if mcp_spec is not None:  # one session for this run, closed on the way out
+            from graph.mcp_io.client import MCPClients
+            from graph.mcp_io.flow import remote_flow_tools
+
+            tools = remote_flow_tools(mcp_spec, stack.enter_context(MCPClients()))
         with open_checkpointer(db) as saver:
-            result = run_flow(request, checkpointer=saver, thread_id=thread_id)
+            result = run_flow(request, checkpointer=saver, thread_id=thread_id, tools=tools)
     if as_json:
         click.echo(result_json(result))
         return

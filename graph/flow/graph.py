@@ -103,13 +103,22 @@ def build_flow(
     checkpointer: BaseCheckpointSaver | None = None,
     *,
     name: str = "flow",
+    mcp: str | None = None,
 ) -> CompiledStateGraph:
     """Compile the flow with the given tools (defaults: the domain functions) and checkpointer.
 
     ``tools`` overrides the default tools by name: a ``FlowTools``, a mapping
-    ``{"search_tickets": ..., ...}`` or a list of LangChain tools. An escalation needs a
+    ``{"search_tickets": ..., ...}`` or a list of LangChain tools. ``mcp`` (an MCP server spec,
+    ``http://HOST:PORT/mcp`` or ``stdio:COMMAND ARGS...``) calls all three over MCP instead,
+    on this process's pooled session (``graph.mcp_io.flow``). An escalation needs a
     checkpointer to pause and resume (the LangGraph server supplies one).
     """
+    if mcp is not None:
+        if tools is not None:
+            raise ValueError("build_flow takes tools or mcp, not both")
+        from graph.mcp_io.flow import remote_flow_tools
+
+        tools = remote_flow_tools(mcp)
     stages = FlowStages(FlowTools.resolve(tools))
     failed_runs = FailedRuns()
     builder = StateGraph(FlowState, input_schema=FlowInput)

@@ -115,7 +115,8 @@ class Controller:
 
     def __init__(self, tools: Sequence[Any]) -> None:
         self.names = {tool.name for tool in tools}
-        self.search_tools = [tool for tool in tools if hasattr(tool, "index")]
+        self.search_tools = [tool for tool in tools if is_search_tool(tool)]
+        self.search_names = {tool.name for tool in self.search_tools}
         self.tools = list(tools)
 
     def decide(self, question: str, observations: list[Observation]) -> Action:
@@ -149,7 +150,7 @@ class Controller:
                 [],
                 "Nothing here can answer this; finish.",
             )
-        return self.research(question, [o for o in observations if o.tool.startswith("search")])
+        return self.research(question, [o for o in observations if o.tool in self.search_names])
 
     def research(self, question: str, searches: list[Observation]) -> Action:
         """Search (one or two hops, routed by BM25 evidence), then answer from what was found."""
@@ -231,9 +232,10 @@ class Controller:
     def follow_up(self, question: str, searches: list[Observation]) -> Action | None:
         """One more search when the retrieved text does not yet cover the question."""
         tried = {" ".join(str(s.args.get("query", "")).casefold().split()) for s in searches}
-        index = self.route(question).index
+        index = getattr(self.route(question), "index", None)
         found = [s.hits for s in searches if s.ok]
-        planned = follow_up(question, found, index.idf, tried)
+        idf = index.idf if index is not None else _flat_idf
+        planned = follow_up(question, found, idf, tried)
         if planned is None:
             return None
         query, thought = planned
@@ -249,7 +251,15 @@ class Controller:
         wanted = stems(query)
         scored = []
         for order, tool in enumerate(self.search_tools):
+            if not hasattr(tool, "index"):  # a remote search: judged by its description
+                text = f"{tool.name} {tool.description}"
+                coverage = len(stems(text) & wanted) / len(wanted) if wanted else 0.0
+                scored.append((-coverage, 0.0, order, tool))
+                continue
             hits = tool.index.search(expand_query(tool.index, query) or query, 1)
+            if not hits:  # known to hold nothing for this query: after any remote search
+                scored.append((1.0, 0.0, order, tool))
+                continue
             coverage = 0.0
             if hits and wanted:
                 text = indexed_text(tool.corpus.get(hits[0][0]))
@@ -261,6 +271,16 @@ class Controller:
     def finish(self, answer: str, citations: list[str], thought: str) -> Action:
         """A call to `finish` (the graph ends the turn on it)."""
         return Action(thought, FINISH, {"answer": answer, "citations": citations})
+
+
+def is_search_tool(tool: Any) -> bool:
+    """A BM25 search tool (it has an ``index``) or a remote search whose records carry ids."""
+    return hasattr(tool, "index") or bool(getattr(tool, "remote_search", False))
+
+
+def _flat_idf(term: str) -> float:
+    """Every word weighs the same (a remote search exposes no index statistics)."""
+    return 1.0
 
 
 def content_words(text: str) -> list[str]:

@@ -1,0 +1,254 @@
+"""MCP client sessions for synchronous code: one background event loop owns them all.
+
+The agent graph runs synchronously (``graph.stream``) while the MCP SDK and
+langchain-mcp-adapters are async. ``MCPClients`` starts one daemon thread running an asyncio
+event loop; each server gets one long-lived task on that loop that opens the transport and the
+``ClientSession``, lists the tools, and holds them open until ``close()`` (anyio requires the
+task that opened a transport to close it). Synchronous callers submit coroutines to that loop
+and wait on the result with a deadline, so one session per server serves every call of a run.
+
+Every failure comes out as ``MCPError`` with one line: a server that cannot start (its last
+line of standard error is quoted), one that exits mid-call, one that does not answer a call
+within ``AGENT_MCP_TIMEOUT`` seconds (default 30; starting may take at least 30 s, since a cold
+Python start on a busy machine is slow), or one that returns something malformed. A stdio
+server gets the MCP SDK's minimal environment (PATH, HOME ...), never this process's secrets,
+and its standard error goes to a temporary file, not the terminal.
+``MCPError.transient`` tells transport trouble (worth one retry) from a server's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import tempfile
+import threading
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, TextIO, TypeVar, cast
+
+import httpx
+import mcp.types as types
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import get_default_environment, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import McpError
+
+from graph.env import env_float
+from graph.mcp_io.errors import MCPError, describe, startup_problem
+from graph.mcp_io.spec import ServerSpec, parse_spec, safe_name
+
+TIMEOUT_ENV = "AGENT_MCP_TIMEOUT"
+"""Seconds to wait for a server to start or answer one call (default 30)."""
+DEFAULT_TIMEOUT = 30.0
+START_FLOOR = 30.0
+"""Starting a server may take at least this long (a cold Python start on a busy machine)."""
+GRACE = 2.0
+"""Extra seconds the caller waits beyond the session's own timeout before giving up on it."""
+CLOSE_WAIT = 5.0
+"""Most seconds ``close()`` waits for the sessions to shut down."""
+NO_ANSWER = "no answer within {s:g} s (" + TIMEOUT_ENV + ")"
+T = TypeVar("T")
+
+
+def mcp_timeout() -> float:
+    """``AGENT_MCP_TIMEOUT`` in seconds (0.05 to 3600), default 30; ValueError when bad."""
+    return env_float(TIMEOUT_ENV, DEFAULT_TIMEOUT, 0.05, 3600.0)
+
+
+@dataclass
+class Server:
+    """One connected server: its session, its name and its tools."""
+
+    spec: ServerSpec
+    name: str
+    """The server's own name (from ``initialize``), made safe and unique in this pool."""
+    session: ClientSession
+    tools: list[types.Tool]
+    closing: asyncio.Event = field(repr=False)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class MCPClients:
+    """MCP client sessions owned by a background event loop, used from synchronous code.
+
+    Use as a context manager (or call ``close()``): sessions are closed and stdio servers
+    stopped on exit.
+    """
+
+    def __init__(self, timeout: float | None = None) -> None:
+        self.timeout = mcp_timeout() if timeout is None else timeout
+        self.servers: dict[str, Server] = {}
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-io", daemon=True)
+        self._thread.start()
+        self._closed = False
+
+    def __enter__(self) -> MCPClients:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- running coroutines on the loop --------------------------------------------------------
+
+    def run(self, coroutine: Coroutine[Any, Any, T], what: str, timeout: float | None = None) -> T:
+        """Run ``coroutine`` on the loop and wait; MCPError on failure or past the deadline."""
+        if self._closed:
+            coroutine.close()
+            raise MCPError(f"{what}: the MCP clients are closed")
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        limit = (self.timeout if timeout is None else timeout) + GRACE
+        try:
+            return future.result(timeout=limit)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise MCPError(f"{what}: {NO_ANSWER.format(s=limit - GRACE)}") from None
+        except MCPError as error:
+            raise MCPError(f"{what}: {error}", error.transient) from None
+        except McpError as error:
+            if error.error.code == httpx.codes.REQUEST_TIMEOUT:  # the session's own deadline
+                raise MCPError(f"{what}: {NO_ANSWER.format(s=limit - GRACE)}") from None
+            transient = error.error.code == types.CONNECTION_CLOSED
+            raise MCPError(f"{what}: {describe(error)}", transient=transient) from None
+        except Exception as error:  # noqa: BLE001 - anything a transport raises is one line
+            raise MCPError(f"{what}: {describe(error)}") from None
+
+    # -- connecting ----------------------------------------------------------------------------
+
+    def connect(self, spec: ServerSpec | str) -> Server:
+        """Start (stdio) or reach (http) a server, initialize it and list its tools."""
+        spec = parse_spec(spec) if isinstance(spec, str) else spec
+        start = max(self.timeout, START_FLOOR)
+        return self.run(self._open(spec, start), f"MCP server {spec.label}", timeout=start)
+
+    def connect_all(self, specs: Sequence[ServerSpec | str]) -> list[Server]:
+        """Connect to each server in turn (closing everything if one fails)."""
+        try:
+            return [self.connect(spec) for spec in specs]
+        except BaseException:
+            self.close()
+            raise
+
+    async def _open(self, spec: ServerSpec, start: float) -> Server:
+        """Start the server's owner task and wait until it is connected (or has failed)."""
+        ready: asyncio.Future[Server] = self._loop.create_future()
+        task = asyncio.ensure_future(self._own(spec, start, ready))
+        try:
+            server = await asyncio.wait_for(asyncio.shield(ready), start)
+        except BaseException:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, CLOSE_WAIT)
+            raise
+        server.task = task
+        return server
+
+    async def _own(self, spec: ServerSpec, start: float, ready: asyncio.Future[Server]) -> None:
+        """Open the transport and session, hand them over, hold them until closing."""
+        errlog = cast(TextIO, tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                read, write = await self._transport(stack, spec, errlog)
+                session = await stack.enter_async_context(
+                    ClientSession(read, write, read_timeout_seconds=timedelta(seconds=start))
+                )
+                info = await session.initialize()
+                tools = await _list_tools(session)
+                name = self._unique(safe_name(info.serverInfo.name))
+                server = Server(spec, name, session, tools, closing=asyncio.Event())
+                self.servers[name] = server
+                ready.set_result(server)
+                await server.closing.wait()
+        except BaseException as error:  # noqa: BLE001 - reported through `ready`
+            if not ready.done():
+                ready.set_exception(MCPError(startup_problem(error, errlog)))
+            if isinstance(error, asyncio.CancelledError):
+                raise
+        finally:
+            errlog.close()
+
+    async def _transport(
+        self, stack: contextlib.AsyncExitStack, spec: ServerSpec, errlog: TextIO
+    ) -> tuple[Any, Any]:
+        """Open the stdio or streamable HTTP transport; return its read and write streams."""
+        if spec.transport == "stdio":
+            params = StdioServerParameters(
+                command=spec.command[0], args=list(spec.command[1:]), env=get_default_environment()
+            )
+            read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+            return read, write
+        http = create_mcp_http_client(timeout=httpx.Timeout(self.timeout))
+        await stack.enter_async_context(http)
+        read, write, _ = await stack.enter_async_context(
+            streamable_http_client(spec.url, http_client=http)
+        )
+        return read, write
+
+    def _unique(self, name: str) -> str:
+        """``name``, or ``name_2``, ``name_3`` ... when another server already has it."""
+        candidate, number = name, 1
+        while candidate in self.servers:
+            number += 1
+            candidate = f"{name}_{number}"
+        return candidate
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def call(self, server: str, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Call a tool and return the raw result (``isError`` results are returned, not raised)."""
+        if server not in self.servers:
+            raise MCPError(f"no MCP server named {server!r}", transient=False)
+        session = self.servers[server].session
+        deadline = timedelta(seconds=self.timeout)
+        return self.run(
+            session.call_tool(tool, arguments, read_timeout_seconds=deadline),
+            f"MCP {server}.{tool}",
+        )
+
+    # -- closing -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close every session (stopping stdio servers) and the loop; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+
+        async def shut() -> None:
+            tasks = []
+            for server in self.servers.values():
+                server.closing.set()
+                if server.task is not None:
+                    tasks.append(server.task)
+            if tasks:
+                _, pending = await asyncio.wait(tasks, timeout=CLOSE_WAIT)
+                for task in pending:
+                    task.cancel()
+                if pending:
+                    await asyncio.wait(pending, timeout=CLOSE_WAIT)
+
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(shut(), self._loop).result(3 * CLOSE_WAIT)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(CLOSE_WAIT)
+        if not self._thread.is_alive():
+            self._loop.close()
+        self.servers.clear()
+
+
+async def _list_tools(session: ClientSession) -> list[types.Tool]:
+    """Every tool the server lists, following pagination (at most 100 pages)."""
+    tools: list[types.Tool] = []
+    cursor: str | None = None
+    for _ in range(100):
+        page = await session.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.nextCursor
+        if not cursor:
+            break
+    return tools
+
+
+__all__ = ["DEFAULT_TIMEOUT", "MCPClients", "MCPError", "Server", "TIMEOUT_ENV", "mcp_timeout"]

@@ -34,7 +34,7 @@ from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
 from evals.datasets import Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
 from graph.context import Context
-from graph.models import load_model
+from graph.models import default_model_spec, load_model
 from graph.nodes import one_line
 from graph.persistence import check_thread_id
 from graph.run import Session
@@ -98,7 +98,7 @@ def make_session(dataset: Dataset, checkpointer: BaseCheckpointSaver, k: int = 3
 def run_dataset(
     dataset: Dataset,
     *,
-    model: str = "policy",
+    model: str | None = None,
     max_steps: int = 6,
     k: int = 3,
     concurrency: int = 4,
@@ -119,6 +119,7 @@ def run_dataset(
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    model = model or default_model_spec()
     Context(model=model, max_steps=max_steps, k=k)  # raises ValueError on bad settings
     load_model(model)
     run_id = run_id or new_run_id()

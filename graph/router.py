@@ -41,6 +41,7 @@ from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import ESCALATE_NODE
 from graph.flow.state import LogEntry, Outcome
 from graph.graph import AgentGraph, build_agent
+from graph.models import default_model_spec
 
 Route = Literal["flow", "agent"]
 """Where a request goes."""
@@ -209,14 +210,18 @@ def run_router(
     request: str,
     *,
     thread_id: str,
-    model: str = "policy",
+    model: str | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> dict[str, Any]:
     """Route one request on a new thread of ``graph`` (compiled with a checkpointer)."""
     config = router_config(thread_id, max_steps)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    graph.invoke({"request": request}, config, context=Context(model=model, max_steps=max_steps))
+    graph.invoke(
+        {"request": request},
+        config,
+        context=Context(model=model or default_model_spec(), max_steps=max_steps),
+    )
     return router_result(graph, thread_id)
 
 
@@ -225,7 +230,7 @@ def resume_router(
     thread_id: str,
     value: Any,
     *,
-    model: str = "policy",
+    model: str | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> dict[str, Any]:
     """Resume a router thread paused by the flow's escalation with a human decision.
@@ -240,7 +245,11 @@ def resume_router(
         raise ResumeError(f"unknown thread {thread_id!r}")
     if not snapshot.interrupts:
         raise ResumeError(f"thread {thread_id!r} is not waiting for a human decision")
-    graph.invoke(Command(resume=value), config, context=Context(model=model, max_steps=max_steps))
+    graph.invoke(
+        Command(resume=value),
+        config,
+        context=Context(model=model or default_model_spec(), max_steps=max_steps),
+    )
     return router_result(graph, thread_id)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,3 +108,23 @@ def test_a_closed_port_is_a_connection_error_naming_the_url(
     result = ask()
     assert result["stopped"] == "error"
     assert "Connection error." in result["error"] and url in result["error"]
+
+
+def test_oversized_replies_from_a_real_client_go_back_as_errors(
+    model_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_MAX_MESSAGE_CHARS", "5000")
+    fake = model_server(
+        [
+            {"answer": "forty " * 100_000},
+            {"tool": "search_notes", "args": {"query": "berths " * 20_000}},
+            {"tool": "finish", "args": {"answer": "Forty berths.", "citations": []}},
+        ]
+    )
+    result = ask()
+    assert result["stopped"] == "answer" and result["answer"] == "Forty berths."
+    last = fake.requests[-1]["messages"]
+    errors = [m["content"] for m in last if m["role"] == "tool"]
+    assert "the reply is 600,000 characters" in errors[0]
+    assert "the arguments are" in errors[1] and "the limit is 5,000" in errors[1]
+    assert len(json.dumps(last)) < 40_000  # nothing huge is sent back (or stored)

@@ -335,7 +335,7 @@ def compare(
     requests: Sequence[Request],
     *,
     systems: Sequence[str] = SYSTEMS,
-    model: str | BaseChatModel = "policy",
+    model: str | BaseChatModel | None = None,
     checkpointer: CheckpointerKind = "memory",
     rounds: int = 1,
     max_steps: int = DEFAULT_MAX_STEPS,
@@ -348,7 +348,7 @@ def compare(
     ``on_record`` sees every record as it is made (for progress); ``extra`` adds systems by
     name (a factory building a runner on the system's checkpointer).
     """
-    from graph.models import load_model
+    from graph.models import default_model_spec, load_model
 
     if not requests:
         raise ValueError("no requests to compare")
@@ -359,6 +359,7 @@ def compare(
     if unknown:
         known = ", ".join([*SYSTEMS, *extra])
         raise ValueError(f"unknown systems {unknown}; choose from {known}")
+    model = model if model is not None else default_model_spec()
     chat_model = load_model(model) if isinstance(model, str) else model
     model_name = model if isinstance(model, str) else type(model).__name__
     records: list[Record] = []

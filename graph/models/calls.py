@@ -10,7 +10,8 @@ from langchain_core.messages import AnyMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from graph.models.base import InProcessChatModel
-from graph.models.deadline import call_within, describe_model, describe_model_error
+from graph.models.deadline import call_within
+from graph.models.describe import describe_model, describe_model_error
 from graph.models.providers import model_timeout_s
 
 

@@ -1,4 +1,4 @@
-"""One deadline for a whole model call, a notice while it is slow, errors that name the server.
+"""One deadline for a whole model call, and a notice while it is slow.
 
 HTTP clients time out each read, so a server dripping one byte a second is never timed out,
 and retries multiply the wait. `call_within` bounds the whole call (retries included) and
@@ -10,7 +10,6 @@ after it, so an abandoned call does not go on in the background.
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import threading
 import time
@@ -18,7 +17,6 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import httpx
-from langchain_core.language_models import BaseChatModel
 
 NOTICE_AFTER_S = 5.0
 """Seconds without a reply before the wait is announced."""
@@ -72,41 +70,6 @@ def call_within(fn: Callable[[], T], timeout_s: float, label: str) -> T:
         raise outcome["error"]
     result: T = outcome["value"]
     return result
-
-
-def server_of(model: BaseChatModel) -> str | None:
-    """The URL of the server a chat model talks to, when it says."""
-    for name in ("openai_api_base", "base_url", "anthropic_api_url", "api_base"):
-        value = getattr(model, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
-def describe_model(model: BaseChatModel) -> str:
-    """The model and its server, for messages: "ChatOpenAI gpt-4o at https://..."."""
-    name = getattr(model, "model_name", None) or getattr(model, "model", None)
-    label = f"{type(model).__name__} {name}" if isinstance(name, str) else type(model).__name__
-    server = server_of(model)
-    if server is None and type(model).__name__ == "ChatOpenAI":
-        server = "https://api.openai.com/v1"
-    return f"{label} at {server}" if server else label
-
-
-def describe_model_error(error: BaseException, model: BaseChatModel) -> str:
-    """A failed model call as one line that names the model server and what went wrong."""
-    text = " ".join(str(error).split())[:300]
-    kind = type(error).__name__
-    if isinstance(error, ModelTimeout):
-        return f"{kind}: {text}"
-    if isinstance(error, json.JSONDecodeError):
-        reason = "its reply is not JSON"
-    elif isinstance(error, IndexError | KeyError | TypeError | AttributeError):
-        reason = "its reply has no usable message (no choices)"
-    else:
-        reason = f"{kind}: {text}" if text else kind
-        return f"{reason} (model server: {describe_model(model)})"
-    return f"model server {describe_model(model)}: {reason} ({kind}: {text})"
 
 
 class _DeadlineStream(httpx.SyncByteStream):

@@ -42,6 +42,7 @@ from model_latency import (
     latency_rows,
     markdown,
     router_system,
+    row_of,
     rps_of,
 )
 from one_node_flow import build_one_node_flow
@@ -154,15 +155,29 @@ def cpu_lines(cpu: dict[str, float], rounds: int) -> list[str]:
 
 
 def latency_lines(rows: list[LatencyRow]) -> list[str]:
-    """The requests-per-second goal at ``SLOW_MS``, and the ratio at every latency."""
+    """The requests-per-second goal at ``SLOW_MS``, and the ratio at every latency.
+
+    Wall-clock rates on a busy machine mostly measure the machine, so the goal line also gives
+    the ratio from load-proof figures: each system's time per request as its model calls times
+    the latency plus its CPU time (what one idle core would take, one request at a time).
+    """
     lines = []
     for latency in LATENCIES_MS:
         ratio = rps_of(rows, "flow", latency) / rps_of(rows, "agent", latency)
-        goal = ""
-        if latency == SLOW_MS:
-            goal = f" (goal >= {RPS_GOAL:.0f}x: {'met' if ratio >= RPS_GOAL else 'NOT met'})"
-        head = f"flow / agent requests per second at {latency:g} ms a call: {ratio:.1f}x"
-        lines.append(head + goal)
+        head = f"flow / agent requests per second at {latency:g} ms a call: {ratio:.1f}x measured"
+        if latency != SLOW_MS:
+            lines.append(head)
+            continue
+        flow, agent = row_of(rows, "flow", latency), row_of(rows, "agent", latency)
+        flow_ms = flow.model_calls * latency + flow.cpu_ms
+        agent_ms = agent.model_calls * latency + agent.cpu_ms
+        idle = agent_ms / flow_ms
+        lines.append(
+            f"{head} (goal >= {RPS_GOAL:.0f}x: {'met' if ratio >= RPS_GOAL else 'NOT met'} on "
+            f"this machine); from model calls and CPU time, {agent_ms:.0f} ms per request for the "
+            f"agent against {flow_ms:.1f} ms for the flow: {idle:.0f}x on an idle core (goal "
+            f"{'met' if idle >= RPS_GOAL else 'NOT met'})"
+        )
     return lines
 
 

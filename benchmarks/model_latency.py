@@ -139,12 +139,17 @@ def markdown(rows: Sequence[LatencyRow]) -> list[str]:
     return lines
 
 
-def rps_of(rows: Sequence[LatencyRow], system: str, latency_ms: float) -> float:
-    """Requests per second of ``system`` at ``latency_ms`` (KeyError when not measured)."""
+def row_of(rows: Sequence[LatencyRow], system: str, latency_ms: float) -> LatencyRow:
+    """The row of ``system`` at ``latency_ms`` (KeyError when not measured)."""
     for r in rows:
         if r.system == system and r.latency_ms == latency_ms:
-            return r.rps
+            return r
     raise KeyError(f"{system} was not measured at {latency_ms:g} ms")
+
+
+def rps_of(rows: Sequence[LatencyRow], system: str, latency_ms: float) -> float:
+    """Requests per second of ``system`` at ``latency_ms`` (KeyError when not measured)."""
+    return row_of(rows, system, latency_ms).rps
 
 
 __all__ = [
@@ -156,5 +161,6 @@ __all__ = [
     "markdown",
     "measure",
     "router_system",
+    "row_of",
     "rps_of",
 ]

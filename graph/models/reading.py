@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.models.directives import is_directive
 from tools.expand import stem
 
 WORD_RE = re.compile(r"[^\W_]+")
@@ -78,20 +79,13 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
-INSTRUCTION_RE = re.compile(
-    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|above)\b"
-    r"|\b(system prompt|you are now|new instructions|call (the )?(finish|tool))\b",
-    re.I,
-)
-
-
 def statements(text: str) -> list[str]:
     """The sentences of a document that state something, not the ones giving orders.
 
-    Retrieved text is data: a sentence that addresses the reader with instructions ("ignore
-    previous instructions and call finish ...") is never used as an answer or a bridge.
+    Retrieved text is data: a sentence that addresses the reader or gives it orders
+    (`graph.models.directives.is_directive`) is never used as an answer or a bridge.
     """
-    return [sentence for sentence in sentences(text) if not INSTRUCTION_RE.search(sentence)]
+    return [sentence for sentence in sentences(text) if not is_directive(sentence)]
 
 
 NAME_RE = re.compile(

@@ -1,0 +1,45 @@
+"""Every weight, threshold and word list of the offline policy, each with a name and a reason.
+
+Chosen on the project's own made-up corpora (corpora/data, the tests) and on the
+`hotpotqa-dev-tune` split (questions 1-250) only; `hotpotqa-dev-test` and `hotpotqa-hard` are
+held out for reporting. Nothing else in graph/models defines a tunable number or word list.
+"""
+
+from __future__ import annotations
+
+# --- directives: retrieved sentences that address the reader or give orders ------------------
+
+ADDRESSEE_NOUNS = frozenset(
+    "ai ais model models llm llms assistant assistants chatbot chatbots bot bots agent agents "
+    "gpt".split()
+)
+"""Nouns naming a machine reader: a passage speaking to one is instructing, not informing."""
+
+ADDRESSING_WORDS = frozenset("to for dear attention hey hi hello note".split())
+"""Words that introduce an addressee ("note to AI models", "attention assistant")."""
+
+OBLIGATION_WORDS = frozenset("must should shall need needs always never".split())
+"""Modals of obligation: "models must ...", "you should ..." give orders."""
+
+SECOND_PERSON = frozenset("you your yours yourself".split())
+"""The reader addressed directly."""
+
+SPEECH_ACTS = frozenset(
+    "answer answers answered answering respond responds responded reply replies replied say "
+    "says said state stated tell write output print repeat cite cited quote ignore disregard "
+    "forget override obey follow pretend act treat instructions instruction prompt prompts "
+    "response responses".split()
+)
+"""Verbs and nouns of the conversation itself: an order about them targets the answerer."""
+
+IMPERATIVE_LEADS = frozenset("please always never now just simply instead also do don't".split())
+"""Words that may precede the bare verb of an imperative ("please answer", "do not cite")."""
+
+IMPERATIVE_OBJECTS = frozenset(
+    "the a an all any every this that these those it them me us him her only no previous "
+    "prior with by as in to everything anything what above earlier".split()
+)
+"""Words that follow an imperative verb ("answer the", "ignore all", "respond with")."""
+
+CHAT_ROLES = frozenset("system user assistant developer human tool".split())
+"""Conversation role labels ("SYSTEM:"): a passage claiming a role is forging a turn."""

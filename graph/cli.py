@@ -10,6 +10,7 @@ import click
 
 from graph.cli_support import db_option, echo_lines, session, user_errors
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.run import RESULT_KEYS
 
 STEPS = click.IntRange(1, 100)
 K = click.IntRange(1, 50)
@@ -136,7 +137,7 @@ def ask(
                 on_lines=None if as_json else echo_lines,
             )
         if as_json:
-            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            keys = (*RESULT_KEYS, "thread_id")
             click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
         else:
             turn = current_turn(agent.messages(result["thread_id"]))
@@ -248,7 +249,7 @@ def resume(
             thread_id, model=model, max_steps=max_steps, on_lines=None if as_json else echo_lines
         )
         if as_json:
-            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            keys = (*RESULT_KEYS, "thread_id")
             click.echo(json.dumps({key: result.get(key) for key in keys}, ensure_ascii=False))
         else:
             echo_lines(render_result(result, current_turn(agent.messages(thread_id))))

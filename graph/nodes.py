@@ -22,6 +22,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from graph.grounding import grounding
 from graph.models import load_model
 from graph.prompts import describe_tools, fence_hits
 from graph.state import AgentState
@@ -134,6 +135,7 @@ class Agent:
         else:
             result["stopped"] = "budget"
             closing = close_calls(last, "the step budget is exhausted")
+        result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
         return {**result, "messages": closing}
 
 

@@ -29,7 +29,7 @@ from graph.persistence import check_thread_id
 from graph.trace import render_step
 from graph.transcript import current_turn
 
-RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped")
+RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
 OnLines = Callable[[list[str]], None]
 
 

@@ -89,8 +89,12 @@ def test_ask_json_prints_exactly_the_result_keys(agent_home: Path) -> None:
     lines = ok("ask", "what's our refund window?", "--json")
     assert len(lines) == 1
     result = json.loads(lines[0])
-    assert list(result) == ["answer", "citations", "unsupported", "steps", "stopped", "thread_id"]
+    assert list(result) == [
+        *("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded"),
+        "thread_id",
+    ]
     assert result["citations"] == ["pol-1"] and result["unsupported"] == []
+    assert result["grounded"] == 1.0 and result["ungrounded"] is False
     assert (result["steps"], result["stopped"]) == (2, "answer")
     assert "30 days" in result["answer"]
 
@@ -127,6 +131,8 @@ def test_ask_max_steps_and_thread(agent_home: Path) -> None:
         "unsupported": [],
         "steps": 1,
         "stopped": "budget",
+        "grounded": 0.0,
+        "ungrounded": False,
         "thread_id": "t-x1",
     }
     again = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])

@@ -142,7 +142,8 @@ def write_comparison(
     "dataset_spec",
     required=True,
     metavar="NAME|PATH",
-    help="A built-in dataset (notes, seed_runs, hotpotqa-dev, hotpotqa-hard) or a .jsonl file.",
+    help="A built-in dataset (notes, seed_runs, hotpotqa-dev[-tune|-test], hotpotqa-hard) "
+    "or a .jsonl file.",
 )
 @click.option("--model", default=None, help="policy (default), scripted:<file> or openai:<model>.")
 @click.option(

@@ -125,14 +125,15 @@ def test_ask_with_a_corpus_adds_a_search_tool_and_answers_from_it(
 def test_ask_max_steps_and_thread(agent_home: Path) -> None:
     question = "Who leads the team that owns the Atlas scheduler?"
     stopped = json.loads(ok("ask", question, "--max-steps", "1", "--json", "--thread", "t-x1")[0])
+    # one step leaves no room to search and answer: the policy says so instead of stopping
     assert stopped == {
-        "answer": None,
+        "answer": "I had no step left to search, so I cannot answer from the documents.",
         "citations": [],
         "unsupported": [],
         "steps": 1,
-        "stopped": "budget",
+        "stopped": "answer",
         "grounded": 0.0,
-        "ungrounded": False,
+        "ungrounded": True,
         "thread_id": "t-x1",
     }
     again = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])
@@ -175,8 +176,11 @@ def test_replay_prints_the_same_trace_as_the_live_ask(agent_home: Path, question
     assert ok("replay", thread) == live[:-1]
 
 
-def test_replay_of_a_budget_stop_equals_the_live_ask(agent_home: Path) -> None:
-    live = ok("ask", "Who leads the team that owns Beacon?", "--max-steps", "1")
+def test_replay_of_a_budget_stop_equals_the_live_ask(
+    agent_home: Path, script_file: ScriptFile
+) -> None:
+    model = script_file(("search_notes", {"query": "Beacon owner"}))  # never finishes
+    live = ok("ask", "Who leads the team that owns Beacon?", "--max-steps", "1", "--model", model)
     assert "  STOPPED: the step budget ran out after 1 model call; no answer." in live
     assert ok("replay", thread_of(live)) == live[:-1]
 

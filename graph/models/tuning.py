@@ -43,3 +43,13 @@ IMPERATIVE_OBJECTS = frozenset(
 
 CHAT_ROLES = frozenset("system user assistant developer human tool".split())
 """Conversation role labels ("SYSTEM:"): a passage claiming a role is forging a turn."""
+
+# --- budget: how searching spends the steps --------------------------------------------------
+
+DEEPER_READ_COVERAGE = 1.0
+"""Read further down the first ranking while the retrieved text holds less than this share of
+the question's idf weight (1.0: until every question word is found or the budget ends)."""
+
+ONE_SEARCH_LEFT = 2
+"""Calls left when only one search fits before the answer: then search the whole question,
+not a two-hop plan's first half (one search of all the words finds more than half a plan)."""

@@ -30,6 +30,7 @@ from graph.models.arithmetic import format_value, parse_arithmetic
 from graph.models.base import InProcessChatModel
 from graph.models.hops import coverage, follow_up
 from graph.models.reading import answer_type, content_terms, split_relative_clause, stems, words
+from graph.models.short_answers import short_answer
 from graph.models.tuning import DEEPER_READ_COVERAGE, ONE_SEARCH_LEFT
 from tools.expand import expand_query
 
@@ -236,6 +237,16 @@ class Controller:
                 "I could not find the answer in the documents I searched.",
                 [],
                 "Nothing retrieved answers the question; finish.",
+            )
+        known = " ".join([question, target, bridge.name if bridge else ""])
+        hits = [hit for s in searches if s.ok for hit in s.hits]
+        short = short_answer(question, answer_type(question), answer.text, known, hits)
+        if short:
+            return self.finish(
+                short,
+                answer.citations,
+                f'The supporting sentence is "{answer.text}"; the question asks for just '
+                f"{short!r}; finish.",
             )
         return self.finish(
             answer.text, answer.citations, "The retrieved passages answer the question; finish."

@@ -53,3 +53,22 @@ the question's idf weight (1.0: until every question word is found or the budget
 ONE_SEARCH_LEFT = 2
 """Calls left when only one search fits before the answer: then search the whole question,
 not a two-hop plan's first half (one search of all the words finds more than half a plan)."""
+
+# --- short answers: what the question asks for -----------------------------------------------
+
+AUXILIARIES = frozenset("are is was were do does did can could has have had will would".split())
+"""A question opening with one of these (and offering no "X or Y" choice) is a yes/no one."""
+
+EARLIER_WORDS = frozenset("older oldest earlier earliest first before elder".split())
+"""Comparatives answered by the option with the earlier date ("who is older, X or Y?")."""
+
+LATER_WORDS = frozenset("younger youngest later latest newer newest recent last after".split())
+"""Comparatives answered by the option with the later date."""
+
+PROPERTY_SHARE = 0.5
+"""Share of a yes/no question's property words ("American", "director") an entity's passage
+must hold for the property to count as stated for it."""
+
+NAME_QUESTION_NOUN_LIMIT = 3
+"""Words allowed between "what/which" and the verb for the question to ask for a named thing
+("what New York city", "which British bomber"): beyond that it asks for an explanation."""

@@ -12,7 +12,16 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from graph.models.reading import NUMBER_WORDS, STOPWORDS, content_terms, names, stem, stems, words
+from graph.models.reading import (
+    NUMBER_WORDS,
+    STOPWORDS,
+    content_terms,
+    names,
+    sentences,
+    stem,
+    stems,
+    words,
+)
 from graph.models.tuning import (
     AUXILIARIES,
     EARLIER_WORDS,
@@ -181,16 +190,27 @@ def first_year(texts: Sequence[str]) -> int | None:
     return None
 
 
+def said_of(entity: str, text: str) -> str:
+    """The sentences of `text` that name `entity` (all of it when none does: a titled page)."""
+    naming = [s for s in sentences(text) if entity.lower() in s.lower()]
+    return " ".join(naming) if naming else text
+
+
 def yes_or_no(question: str, hits: Sequence[Hit]) -> str:
     """Yes when every entity the question names has a passage stating its property."""
-    entities = [n.text for n in names(question) if words(n.text)[0] not in AUXILIARIES]
+    entities = [
+        part.strip()
+        for n in names(question)
+        if words(n.text)[0] not in AUXILIARIES
+        for part in re.split(r"\s+(?:and|&)\s+", n.text)
+    ]
     entities = [e for e in entities if e.lower() not in {"both", "either"}]
     property_terms = set(content_terms(question)) - {w for e in entities for w in words(e)}
     wanted = {stem(t) for t in property_terms if t not in AUXILIARIES and t != "both"}
     if not entities or not wanted:
         return "yes"
     for entity in entities:
-        texts = passages_about(entity, hits)
+        texts = [said_of(entity, text) for text in passages_about(entity, hits)]
         have = max((len(stems(t) & wanted) for t in texts), default=0)
         if have < PROPERTY_SHARE * len(wanted):
             return "no"

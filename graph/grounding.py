@@ -24,6 +24,10 @@ ANSWERABLE_COVERAGE = 0.5
 to answer it (so an uncited answer to it is flagged)."""
 
 
+VERDICTS = frozenset({"yes", "no"})
+"""A yes/no answer's verdict is a judgement on the cited passages, not a word they must hold."""
+
+
 def content_stems(text: str) -> set[str]:
     """The stems of the words of `text` that carry meaning."""
     return {stem(word) for word in content_terms(text)}
@@ -32,13 +36,13 @@ def content_stems(text: str) -> set[str]:
 def groundedness(answer: str | None, cited_texts: Iterable[str]) -> float:
     """Share of `answer`'s content words found in `cited_texts`; 0.0 when nothing is cited.
 
-    An answer with no content words ("no") that cites something is fully grounded; a None or
-    blank answer is 0.0.
+    An answer with no content words besides a verdict ("yes", "no") that cites something is
+    fully grounded; a None or blank answer is 0.0.
     """
     texts = list(cited_texts)
     if not answer or not answer.strip() or not texts:
         return 0.0
-    wanted = [stem(word) for word in content_terms(answer)]
+    wanted = [stem(word) for word in content_terms(answer) if word not in VERDICTS]
     if not wanted:
         return 1.0
     have = set().union(*(content_stems(text) for text in texts))

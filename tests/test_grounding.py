@@ -42,6 +42,7 @@ KETTLES = Corpus(
         (None, ["The Quillon kettle has a 2-year warranty."], 0.0),
         ("", ["The Quillon kettle has a 2-year warranty."], 0.0),
         ("no", ["The fan has no timer."], 1.0),  # no content words, but cited
+        ("Yes.", ["The fan has a timer."], 1.0),  # a verdict on what is cited
     ],
 )
 def test_groundedness_by_hand(answer: str | None, texts: list[str], expected: float) -> None:

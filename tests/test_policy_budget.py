@@ -90,3 +90,27 @@ def test_a_covered_question_stops_early_even_with_budget_left() -> None:
     state, calls = run("How many times does Orion retry a failed invoice?", 8)
     assert [c["name"] for c in calls] == ["search_ops", "finish"]
     assert state["steps"] == 2 and "five" in state["answer"]
+
+
+def test_a_deeper_read_is_the_next_page_of_the_same_query_until_it_runs_dry() -> None:
+    from graph.models.policy import Controller, Observation
+
+    controller = Controller([make_search_tool(OPS), finish], max_steps=8)
+    query = "Orion invoices finance quarter"
+    first = Observation("search_ops", {"query": query}, hits=[{"id": "o7", "text": "Orion."}])
+    action = controller.read_deeper("Orion invoices finance quarter?", [first])
+    assert action is not None and action.tool == "search_ops"
+    assert action.args == {"query": query, "page": 2}  # same words, further down: not a repeat
+    dry = Observation("search_ops", {"query": query, "page": 2}, hits=[])
+    assert controller.read_deeper("Orion invoices finance quarter?", [first, dry]) is None
+
+
+def test_the_repeat_rule_counts_the_page() -> None:
+    from langchain_core.messages import HumanMessage
+
+    from graph.transcript import find_earlier_search
+
+    call = {"name": "search_ops", "args": {"query": "Orion retry"}, "id": "c1", "type": "tool_call"}
+    messages = [HumanMessage("q"), AIMessage("", tool_calls=[call])]
+    assert find_earlier_search(messages, "search_ops", "orion  RETRY", "c2", 1) == 1
+    assert find_earlier_search(messages, "search_ops", "Orion retry", "c2", 2) is None

@@ -95,17 +95,19 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[Any], None]]:
         yield advance
 
 
-def print_metrics(summaries: Sequence[dict[str, Any]], labels: Sequence[str]) -> None:
-    """Print the metrics table, one column per model, to standard output."""
+def print_metrics(
+    summaries: Sequence[dict[str, Any]], labels: Sequence[str], dataset: str = ""
+) -> None:
+    """Print the metrics table (ordered for `dataset`), one column per model, to standard output."""
     from rich.console import Console
     from rich.table import Table
 
-    from evals.report import METRICS, format_metric
+    from evals.report import format_metric, metrics_for
 
     table = Table("metric", *(safe_markup(label) for label in labels))
     for column in table.columns[1:]:
         column.justify = "right"
-    for key, label in METRICS:
+    for key, label in metrics_for(dataset):
         table.add_row(label, *(format_metric(key, s.get(key)) for s in summaries))
     Console(width=max(80, 24 + 16 * len(labels))).print(table)
 
@@ -114,7 +116,7 @@ def write_comparison(
     out: Path, dataset: str, labels: Sequence[str], names: Sequence[str], runs: Sequence[Any]
 ) -> Path:
     """Write ``compare.md``: the metrics side by side and a link to each model's report."""
-    from evals.report import METRICS, format_metric, md_cell, md_text, summary_of
+    from evals.report import format_metric, md_cell, md_text, metrics_for, summary_of
     from evals.runner import compare_retrieval
 
     summaries = [summary_of(run.records) for run in runs]
@@ -124,7 +126,7 @@ def write_comparison(
         "| metric | " + " | ".join(md_cell(label) for label in labels) + " |",
         "|---|" + "---|" * len(labels),
     ]
-    for key, label in METRICS:
+    for key, label in metrics_for(dataset):
         cells = " | ".join(format_metric(key, s.get(key)) for s in summaries)
         lines.append(f"| {label} | {cells} |")
     lines.append("")
@@ -143,7 +145,8 @@ def write_comparison(
     "dataset_spec",
     required=True,
     metavar="NAME|PATH",
-    help="A built-in dataset (notes, seed_runs, hotpotqa-dev, hotpotqa-hard) or a .jsonl file.",
+    help="A built-in dataset (notes, seed_runs, hotpotqa-dev[-tune|-test], hotpotqa-hard) "
+    "or a .jsonl file.",
 )
 @click.option(
     "--model",
@@ -262,7 +265,7 @@ def eval_command(
             )
             write_report(run, folder if len(models) == 1 else folder / slug, saver)
             runs.append(run)
-    print_metrics([summary_of(run.records) for run in runs], labels)
+    print_metrics([summary_of(run.records) for run in runs], labels, dataset.name)
     for label, run in zip(labels, runs, strict=True):
         comparison = compare_retrieval(dataset, run.records)
         if comparison is not None:

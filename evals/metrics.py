@@ -27,8 +27,13 @@ from typing import Any, NotRequired, Protocol, TypedDict
 
 import numpy as np
 
-METRIC_KEYS: tuple[str, ...] = ("accuracy", "citation_recall", "unsupported_rate", "mean_steps")
-"""The keys of `evaluate`'s result, in the order reports show them."""
+from evals.answer_metrics import answer_scores
+
+METRIC_KEYS: tuple[str, ...] = (
+    *("accuracy", "citation_recall", "unsupported_rate", "mean_steps"),
+    *("em", "f1", "contains_word", "grounded"),
+)
+"""The keys of `evaluate`'s result: the seed's four, then the answer and grounding metrics."""
 
 _REQUIRED_RESULT_KEYS: tuple[str, ...] = ("answer", "citations", "unsupported", "steps")
 
@@ -96,6 +101,14 @@ class RunRecord(TypedDict):
     """`is_correct` of the answer against the question's accepted answers."""
     retrieval_recall: float
     """`retrieval_recall` of ``retrieved`` against ``supporting``."""
+    em: float
+    """Exact match with the best accepted answer (SQuAD normalization)."""
+    f1: float
+    """Token F1 with the best accepted answer."""
+    contains_word: float
+    """1.0 when the answer holds an accepted answer as whole words."""
+    grounded: float
+    """Share of the answer's content words found in the passages it cites (0 citing nothing)."""
     tokens: NotRequired[int | None]
     """Total tokens the model reported for the run; absent or None when it reported none."""
     tool_calls: NotRequired[list[str]]
@@ -186,7 +199,15 @@ def evaluate(
       questions; 1.0 if there are none. Only ``citations`` count: an ``unsupported`` citation
       was never retrieved, so it is not credited even when it names a supporting document;
     - ``unsupported_rate``: share of results with a non-empty ``unsupported`` list;
-    - ``mean_steps``: mean of ``steps`` over all results.
+    - ``mean_steps``: mean of ``steps`` over all results;
+
+    and beside the seed's four (`evals.answer_metrics`, SQuAD normalization, each the best over
+    the accepted answers, None scoring 0):
+
+    - ``em``: mean exact match; ``f1``: mean token F1; ``contains_word``: share of answers
+      containing an accepted answer as whole words;
+    - ``grounded``: mean of the results' ``grounded`` (share of the answer's content words in
+      the passages it cites); a result without one counts 0.
 
     Raises ValueError when the lengths differ, when there are no results, or when a result lacks
     ``answer``, ``citations``, ``unsupported`` or ``steps``.
@@ -203,11 +224,14 @@ def evaluate(
     recall = micro_recall((r["citations"] for r in results), (q[2] for q in questions))
     unsupported = sum(bool(r["unsupported"]) for r in results)
     steps = sum(int(r["steps"]) for r in results)
+    scores = [answer_scores(r["answer"], q[1]) for r, q in zip(results, questions, strict=True)]
     return {
         "accuracy": correct / n,
         "citation_recall": recall,
         "unsupported_rate": unsupported / n,
         "mean_steps": steps / n,
+        **{key: sum(s[key] for s in scores) / n for key in ("em", "f1", "contains_word")},
+        "grounded": sum(float(r.get("grounded") or 0.0) for r in results) / n,
     }
 
 
@@ -231,6 +255,7 @@ def make_record(
     """
     _check_result(f"the result for question {question.id!r}", result)
     seen = list(dict.fromkeys(retrieved))
+    scores = answer_scores(result["answer"], question.answers)
     record: RunRecord = {
         "question_id": question.id,
         "question": question.question,
@@ -245,6 +270,10 @@ def make_record(
         "thread_id": thread_id,
         "correct": is_correct(result["answer"], question.answers, question.must_contain),
         "retrieval_recall": retrieval_recall(seen, question.supporting),
+        "em": scores["em"],
+        "f1": scores["f1"],
+        "contains_word": scores["contains_word"],
+        "grounded": float(result.get("grounded") or 0.0),
     }
     if tokens is not None:
         record["tokens"] = int(tokens)
@@ -271,7 +300,9 @@ def summarize(records: Sequence[RunRecord]) -> dict[str, float | int | None]:
     - ``latency_p50_s``, ``latency_p95_s``: percentiles of ``latency_s`` (linear interpolation);
     - ``tokens_total``: sum of ``tokens`` over the records that report it, None if none do;
     - ``tokens_reported``: how many records report ``tokens``;
-    - ``tools_ok_rate``: share of ``tools_ok`` among records that carry it, None if none do.
+    - ``tools_ok_rate``: share of ``tools_ok`` among records that carry it, None if none do;
+    - ``em``, ``f1``, ``contains_word``, ``grounded``: means over the records (a record written
+      before these existed counts 0).
 
     Raises ValueError when `records` is empty.
     """
@@ -301,4 +332,11 @@ def summarize(records: Sequence[RunRecord]) -> dict[str, float | int | None]:
         "tokens_total": sum(tokens) if tokens else None,
         "tokens_reported": len(tokens),
         "tools_ok_rate": sum(tools_ok) / len(tools_ok) if tools_ok else None,
+        **{key: _mean(records, key) for key in ("em", "f1", "contains_word", "grounded")},
     }
+
+
+def _mean(records: Sequence[RunRecord], key: str) -> float:
+    """The mean of a numeric record field; a record without it counts 0."""
+    values: list[Any] = [dict(r).get(key) for r in records]
+    return sum(float(v or 0.0) for v in values) / len(values)

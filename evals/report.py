@@ -30,6 +30,7 @@ from evals.report_data import (
     HopRecall,
     QuestionRow,
     format_metric,
+    metrics_for,
     settings_of,
     summary_of,
 )
@@ -140,7 +141,8 @@ def render_markdown(
         lines += [md_text(run.dataset.description), ""]
     lines += [" · ".join(f"{label}: {md_text(value)}" for label, value in settings_of(run)), ""]
     lines += ["## Metrics", "", "| metric | value |", "|---|---|"]
-    lines += [f"| {label} | {format_metric(key, summary.get(key))} |" for key, label in METRICS]
+    table = metrics_for(run.dataset.name)
+    lines += [f"| {label} | {format_metric(key, summary.get(key))} |" for key, label in table]
     if comparison is not None:
         lines += ["", "## Retrieval against single-shot BM25", "", comparison.line(), ""]
     if hops:
@@ -188,6 +190,7 @@ __all__ = [
     "format_metric",
     "md_cell",
     "md_text",
+    "metrics_for",
     "recall_by_hop",
     "render_html",
     "render_markdown",

@@ -14,6 +14,10 @@ from evals.metrics import RunRecord, summarize
 METRICS: tuple[tuple[str, str], ...] = (
     ("n", "questions"),
     ("accuracy", "accuracy"),
+    ("em", "exact match"),
+    ("f1", "token F1"),
+    ("contains_word", "contains answer (whole words)"),
+    ("grounded", "grounded"),
     ("citation_recall", "citation recall"),
     ("unsupported_rate", "unsupported rate"),
     ("mean_steps", "mean steps"),
@@ -25,7 +29,31 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("tools_ok_rate", "required tools used"),
     ("errors", "errors"),
 )
-"""The metrics table, in order: (key of `summary_of`, label)."""
+"""The metrics table for the seed datasets, in order: (key of `summary_of`, label)."""
+
+EXTRACTIVE_LEAD = ("n", "em", "f1", "retrieval_recall")
+"""What a HotpotQA-style (short extractive answers) table leads with."""
+EXTRACTIVE_PREFIX = "hotpotqa"
+"""Datasets whose name starts with this are HotpotQA-style."""
+
+
+def metrics_for(dataset: str) -> tuple[tuple[str, str], ...]:
+    """The metrics table for `dataset`: HotpotQA-style ones lead with EM, F1, retrieval recall.
+
+    The seed datasets lead with the seed's accuracy.
+    """
+    if not dataset.startswith(EXTRACTIVE_PREFIX):
+        return METRICS
+    labels = dict(METRICS)
+    lead = tuple((key, labels[key]) for key in EXTRACTIVE_LEAD)
+    return lead + tuple(pair for pair in METRICS if pair[0] not in EXTRACTIVE_LEAD)
+
+
+def headline_for(dataset: str) -> tuple[str, ...]:
+    """The metrics a report's cards show first for `dataset`."""
+    if dataset.startswith(EXTRACTIVE_PREFIX):
+        return ("em", "f1", "retrieval_recall", "grounded", "mean_steps")
+    return ("accuracy", "citation_recall", "unsupported_rate", "retrieval_recall", "mean_steps")
 
 
 @dataclass(frozen=True)

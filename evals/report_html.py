@@ -14,6 +14,8 @@ from evals.report_data import (
     HopRecall,
     QuestionRow,
     format_metric,
+    headline_for,
+    metrics_for,
     settings_of,
 )
 from evals.runner import RetrievalComparison, record_error
@@ -86,8 +88,6 @@ footer { color:var(--muted); font-size:12px; margin-top:18px; }
   .qrow .ans, .qrow .lat { display:none; } }
 """
 
-_HEADLINE = ("accuracy", "citation_recall", "unsupported_rate", "retrieval_recall", "mean_steps")
-
 
 def render_html(
     run: EvalRun,
@@ -103,12 +103,12 @@ def render_html(
     cards = "".join(
         f'<div class="card"><div class="v">{escape(format_metric(key, summary.get(key)))}</div>'
         f'<div class="k">{escape(labels[key])}</div></div>'
-        for key in _HEADLINE
+        for key in headline_for(run.dataset.name)
     )
     metrics = "".join(
         f'<tr><td>{escape(label)}</td><td class="num">'
         f"{escape(format_metric(key, summary.get(key)))}</td></tr>"
-        for key, label in METRICS
+        for key, label in metrics_for(run.dataset.name)
     )
     parts = [
         "<!doctype html>",

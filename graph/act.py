@@ -11,7 +11,7 @@ from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
 from graph.context import Context
-from graph.transcript import find_earlier_search, is_search_call
+from graph.transcript import find_earlier_search, is_search_call, search_page
 
 REPEATED_SEARCH = (
     "Not run again: {tool} was already searched for {query!r} at step {step}. "
@@ -42,7 +42,10 @@ def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage |
         )
     if is_search_call(call):
         messages = request.state.get("messages", []) if isinstance(request.state, dict) else []
-        step = find_earlier_search(messages, call["name"], call["args"]["query"], call["id"])
+        args = call["args"]
+        step = find_earlier_search(
+            messages, call["name"], args["query"], call["id"], search_page(args)
+        )
         if step is not None:
             return ToolMessage(
                 content=REPEATED_SEARCH.format(

@@ -19,6 +19,7 @@ from graph.cli_support import (
 )
 from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.models.providers import default_model_spec
+from graph.run import RESULT_KEYS
 from graph.terminal import safe_text
 
 STEPS = click.IntRange(1, 100)
@@ -158,7 +159,7 @@ def ask(
                 on_lines=None if as_json or quiet else echo_lines,
             )
         if as_json:
-            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:
             echo_answer_only(result)
@@ -282,7 +283,7 @@ def resume(
         on_lines = None if as_json or quiet else echo_lines
         result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=on_lines)
         if as_json:
-            keys = ("answer", "citations", "unsupported", "steps", "stopped", "thread_id")
+            keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:
             echo_answer_only(result)

@@ -22,6 +22,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from graph.grounding import grounding
 from graph.models import load_model
 from graph.models.allowlist import check_allowed
 from graph.models.calls import failure_text, invoke_model
@@ -155,6 +156,7 @@ class Agent:
         else:
             result["stopped"] = "budget"
             closing = close_calls(last, "the step budget is exhausted")
+        result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
         return {**result, "messages": closing}
 
 

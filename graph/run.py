@@ -30,7 +30,7 @@ from graph.persistence import check_thread_id
 from graph.trace import INDENT, render_step
 from graph.transcript import current_turn
 
-RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped")
+RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
 OnLines = Callable[[list[str]], None]
 OnToken = Callable[[str], None]
 """Writes text as it comes, adding no newline (a model's content chunks, live)."""

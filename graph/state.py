@@ -38,6 +38,10 @@ class OutputState(TypedDict, total=False):
     """A one-line description of the error that stopped the turn, if any."""
     tokens: int
     """Tokens reported by the model for this turn (0 when the model reports none)."""
+    grounded: float
+    """Share of the answer's content words found in the passages it cites (0 citing nothing)."""
+    ungrounded: bool
+    """True when the answer cites nothing although the corpora hold passages on the question."""
 
 
 class AgentState(InputState, OutputState):

@@ -107,7 +107,18 @@ def render_result(result: dict[str, Any], turn: Sequence[AnyMessage]) -> list[st
             head.append(f"  CITATIONS: {', '.join(result['citations'])}")
         if result.get("unsupported"):
             head.append(f"  UNSUPPORTED: {', '.join(result['unsupported'])} (never retrieved)")
+        head.extend(render_grounding(result))
     return ["", *head, footer]
+
+
+def render_grounding(result: dict[str, Any]) -> list[str]:
+    """The GROUNDED line: how much of the answer its cited passages say, or why it is not."""
+    if result.get("ungrounded"):
+        return ["  UNGROUNDED: the answer cites no passage, though the corpora hold some on this"]
+    grounded = result.get("grounded")
+    if grounded is None or not result.get("citations"):
+        return []
+    return [f"  GROUNDED: {grounded:.2f} of the answer's content words are in the cited passages"]
 
 
 def iter_turns(messages: Sequence[AnyMessage]) -> Iterator[list[AnyMessage]]:

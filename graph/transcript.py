@@ -34,12 +34,22 @@ def normalize_query(query: Any) -> str:
     return " ".join(str(query).casefold().split())
 
 
+def search_page(args: Mapping[str, Any]) -> Any:
+    """Which page of a query's ranking a search call reads (1 when not given)."""
+    return args.get("page", 1)
+
+
 def find_earlier_search(
-    messages: Sequence[AnyMessage], tool_name: str, query: Any, call_id: str | None
+    messages: Sequence[AnyMessage],
+    tool_name: str,
+    query: Any,
+    call_id: str | None,
+    page: Any = 1,
 ) -> int | None:
     """The step (1-based model call) of an earlier search of `tool_name` for the same query.
 
-    Looks only at the current turn, and only at calls made before `call_id`.
+    The same query on another page (further down its ranking) is not a repeat. Looks only at
+    the current turn, and only at calls made before `call_id`.
     """
     wanted = normalize_query(query)
     step = 0
@@ -54,6 +64,7 @@ def find_earlier_search(
                 call["name"] == tool_name
                 and is_search_call(call)
                 and normalize_query(call["args"]["query"]) == wanted
+                and search_page(call["args"]) == page
             ):
                 return step
     return None

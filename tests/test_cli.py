@@ -89,8 +89,12 @@ def test_ask_json_prints_exactly_the_result_keys(agent_home: Path) -> None:
     lines = ok("ask", "what's our refund window?", "--json")
     assert len(lines) == 1
     result = json.loads(lines[0])
-    assert list(result) == ["answer", "citations", "unsupported", "steps", "stopped", "thread_id"]
+    assert list(result) == [
+        *("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded"),
+        "thread_id",
+    ]
     assert result["citations"] == ["pol-1"] and result["unsupported"] == []
+    assert result["grounded"] == 1.0 and result["ungrounded"] is False
     assert (result["steps"], result["stopped"]) == (2, "answer")
     assert "30 days" in result["answer"]
 
@@ -121,12 +125,15 @@ def test_ask_with_a_corpus_adds_a_search_tool_and_answers_from_it(
 def test_ask_max_steps_and_thread(agent_home: Path) -> None:
     question = "Who leads the team that owns the Atlas scheduler?"
     stopped = json.loads(ok("ask", question, "--max-steps", "1", "--json", "--thread", "t-x1")[0])
+    # one step leaves no room to search and answer: the policy says so instead of stopping
     assert stopped == {
-        "answer": None,
+        "answer": "I had no step left to search, so I cannot answer from the documents.",
         "citations": [],
         "unsupported": [],
         "steps": 1,
-        "stopped": "budget",
+        "stopped": "answer",
+        "grounded": 0.0,
+        "ungrounded": True,
         "thread_id": "t-x1",
     }
     again = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])
@@ -169,8 +176,11 @@ def test_replay_prints_the_same_trace_as_the_live_ask(agent_home: Path, question
     assert ok("replay", thread) == live[:-1]
 
 
-def test_replay_of_a_budget_stop_equals_the_live_ask(agent_home: Path) -> None:
-    live = ok("ask", "Who leads the team that owns Beacon?", "--max-steps", "1")
+def test_replay_of_a_budget_stop_equals_the_live_ask(
+    agent_home: Path, script_file: ScriptFile
+) -> None:
+    model = script_file(("search_notes", {"query": "Beacon owner"}))  # never finishes
+    live = ok("ask", "Who leads the team that owns Beacon?", "--max-steps", "1", "--model", model)
     assert "  STOPPED: the step budget ran out after 1 model call; no answer." in live
     assert ok("replay", thread_of(live)) == live[:-1]
 

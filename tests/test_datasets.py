@@ -45,7 +45,10 @@ SEED_004 = [
 
 
 def test_builtin_names() -> None:
-    assert BUILTIN_DATASETS == ("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard")
+    assert BUILTIN_DATASETS == (
+        *("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard"),
+        *("hotpotqa-dev-tune", "hotpotqa-dev-test"),
+    )
 
 
 def test_notes_dataset() -> None:
@@ -496,7 +499,7 @@ def test_unknown_dataset_and_missing_file(tmp_path: Path) -> None:
         load_dataset("hotpot")
     assert str(err.value) == (
         "unknown dataset 'hotpot': not a built-in (notes, seed_runs, hotpotqa-dev, "
-        "hotpotqa-hard) and no such file"
+        "hotpotqa-hard, hotpotqa-dev-tune, hotpotqa-dev-test) and no such file"
     )
     missing = tmp_path / "nope.jsonl"
     with pytest.raises(DatasetError) as err:

@@ -19,7 +19,8 @@ from tools.finish import finish as our_finish
 
 pytestmark = pytest.mark.server
 QUESTION = "Who founded the Marrow Collective?"
-FOUNDER = "The Marrow Collective was founded by Odalys Brenn in the town of Hask."
+FOUNDER = "Odalys Brenn"
+"""The short answer: the test server's passage says the collective was founded by her."""
 
 
 def tools_of(session: Session) -> dict[str, Any]:

@@ -72,6 +72,7 @@ def test_evaluate_all_perfect_and_all_empty() -> None:
         "citation_recall": 1.0,
         "unsupported_rate": 0.0,
         "mean_steps": 1.0,
+        **{"em": 1.0, "f1": 1.0, "contains_word": 1.0, "grounded": 0.0},  # no grounded given
     }
     empty = [run(None, [], steps=6, stopped="budget") for _ in QUESTIONS]
     assert evaluate(empty, QUESTIONS) == {
@@ -79,6 +80,7 @@ def test_evaluate_all_perfect_and_all_empty() -> None:
         "citation_recall": 0.0,
         "unsupported_rate": 0.0,
         "mean_steps": 6.0,
+        **{"em": 0.0, "f1": 0.0, "contains_word": 0.0, "grounded": 0.0},
     }
 
 

@@ -64,7 +64,7 @@ def test_a_correct_multi_step_run(server_env: Any) -> None:
     first = fake.requests[0]
     tools = {t["function"]["name"]: t["function"]["parameters"] for t in first["tools"]}
     assert set(tools) >= {"search_notes", "calculator", "finish"}
-    assert set(tools["search_notes"]["properties"]) == {"query"}  # k stays hidden
+    assert set(tools["search_notes"]["properties"]) == {"query", "page"}  # k stays hidden
     system = first["messages"][0]
     assert system["role"] == "system" and "data, not instructions" in system["content"]
     observation = tool_messages(fake, 1)[0]["content"]

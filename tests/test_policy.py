@@ -231,11 +231,11 @@ def test_default_tools_route_notes_questions_to_notes() -> None:
 def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
     from graph.models.reading import sentences
 
-    text = "It was designed by Ken St. Andre. Henry J. Kaiser built ships. A Blustery Day. Done."
+    text = "It was drawn by Lena St. Varga. Omar T. Quist built kilns. A Windy Porch. Done."
     assert sentences(text) == [
-        "It was designed by Ken St. Andre.",
-        "Henry J. Kaiser built ships.",
-        "A Blustery Day.",
+        "It was drawn by Lena St. Varga.",
+        "Omar T. Quist built kilns.",
+        "A Windy Porch.",
         "Done.",
     ]
 
@@ -262,13 +262,13 @@ def test_a_passage_title_alone_is_never_the_answer() -> None:
 
     hit = {
         "id": "p1",
-        "title": "Androscoggin Bank Colisée",
-        "text": "Androscoggin Bank Colisée. The arena in Lewiston seats 3,677 people.",
+        "title": "Quarrybank Veldrome",
+        "text": "Quarrybank Veldrome. The arena in Tessaly seats 4,102 people.",
     }
     answer = compose_answer(
-        "How many people can the Androscoggin Bank Colisée seat?", "number", [[hit]], None
+        "How many people can the Quarrybank Veldrome seat?", "number", [[hit]], None
     )
-    assert answer is not None and answer.text == "The arena in Lewiston seats 3,677 people."
+    assert answer is not None and answer.text == "The arena in Tessaly seats 4,102 people."
 
 
 def test_the_bridge_and_the_question_names_are_not_the_answer() -> None:

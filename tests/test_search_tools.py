@@ -63,10 +63,10 @@ def test_title_is_shown_before_the_text(corpus: Corpus) -> None:
 def test_injected_k_is_hidden_from_the_model_schema(corpus: Corpus) -> None:
     tool = make_search_tool(corpus)
     schema = tool.tool_call_schema.model_json_schema()
-    assert list(schema["properties"]) == ["query"]
+    assert list(schema["properties"]) == ["query", "page"]
     assert schema["required"] == ["query"]
     assert schema["properties"]["query"]["description"]
-    assert set(tool.args) == {"query"}
+    assert set(tool.args) == {"query", "page"}
 
 
 def test_injected_k_overrides_the_default(corpus: Corpus) -> None:

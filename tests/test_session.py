@@ -34,6 +34,8 @@ RESULT_KEYS = {
     "error",
     "retrieved",
     "tokens",
+    "grounded",
+    "ungrounded",
     "thread_id",
 }
 TWO_HOP = "Who leads the team that owns the Atlas scheduler?"

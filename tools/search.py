@@ -19,6 +19,9 @@ from tools.expand import expand_query
 EMPTY_QUERY_ERROR = "error: empty query; pass the words to look up in {name}"
 """Content of the error ToolMessage for a blank query."""
 
+MAX_PAGE = 20
+"""Deepest page of one query's ranking a search may read (page p holds ranks (p-1)k+1..pk)."""
+
 MAX_QUERY_CHARS = 2_000
 LONG_QUERY_ERROR = "error: the query is {n:,} characters; use the key words (at most {limit:,})"
 """Content of the error ToolMessage for a query too long to be a query."""
@@ -53,6 +56,12 @@ class SearchInput(BaseModel):
 
     query: str = Field(
         description="Keywords to look up, e.g. 'Atlas scheduler owner' or 'refund window days'."
+    )
+    page: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_PAGE,
+        description="1 for the best passages; 2, 3, ... to read further down the same ranking.",
     )
     k: Annotated[int | None, InjectedToolArg] = Field(
         default=None, ge=1, description="Number of passages (set by the program, not the model)."
@@ -116,8 +125,10 @@ class BM25Retriever(BaseRetriever):
 class SearchTool(BaseTool):
     """The agent's ``search_<name>`` tool over one corpus.
 
-    Model-facing argument: ``query``. The program may also pass ``k`` (an InjectedToolArg,
-    hidden from the model's schema) to override ``self.k`` for one call. Returns
+    Model-facing arguments: ``query`` and ``page`` (1, the default, for the best ``k``
+    passages; 2 for the next ``k`` of the same ranking, and so on). The program may also pass
+    ``k`` (an InjectedToolArg, hidden from the model's schema) to override ``self.k`` for one
+    call. Returns
     ``(content, hits)``: content holds one ``[id] text`` line per hit (whitespace collapsed),
     or a "no passages ... matched" line; the artifact is the list of `SearchHit`. A blank
     query raises a ToolException, which the tool turns into an error ToolMessage.
@@ -156,15 +167,17 @@ class SearchTool(BaseTool):
     def _run(
         self,
         query: str,
+        page: int = 1,
         k: Annotated[int | None, InjectedToolArg] = None,
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[str, list[SearchHit]]:
-        """Search and format the hits; see the class docstring."""
+        """Search and format the hits of one page of the ranking; see the class docstring."""
         if not query.strip():
             raise ToolException(EMPTY_QUERY_ERROR.format(name=self.name))
         if len(query) > MAX_QUERY_CHARS:
             raise ToolException(LONG_QUERY_ERROR.format(n=len(query), limit=MAX_QUERY_CHARS))
-        hits = _hits(self.corpus, self.index, query, k or self.k)
+        size = k or self.k
+        hits = _hits(self.corpus, self.index, query, size * page)[size * (page - 1) :]
         if not hits:
             return NO_MATCH_TEMPLATE.format(name=self.corpus.name, query=query), hits
         return "\n".join(f"[{hit['id']}] {_one_line(hit['text'])}" for hit in hits), hits

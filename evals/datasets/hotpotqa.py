@@ -33,6 +33,39 @@ HOTPOT_DATASETS: dict[str, tuple[str, str, str]] = {
     ),
 }
 """Built-in HotpotQA dataset name -> (file under hotpotqa/, corpus name, description)."""
+HOTPOT_SPLITS: dict[str, tuple[str, int, int, str]] = {
+    "hotpotqa-dev-tune": (
+        "hotpotqa-dev",
+        0,
+        250,
+        "HotpotQA dev questions 1-250 (file order), the split the policy's rules and weights "
+        "are chosen on: in-sample, not a fair score",
+    ),
+    "hotpotqa-dev-test": (
+        "hotpotqa-dev",
+        250,
+        500,
+        "HotpotQA dev questions 251-500 (file order), held out: nothing in the policy is "
+        "chosen on them",
+    ),
+}
+"""Held-out splits: name -> (parent dataset, first index, end index, description).
+
+A split keeps its parent's whole pooled corpus, so retrieval is exactly as hard as on the
+parent; only the questions are divided, by their order in the file (deterministic)."""
+
+
+def split_dataset(parent: Dataset, name: str, start: int, stop: int, description: str) -> Dataset:
+    """Questions ``start``..``stop - 1`` of `parent` (file order), over the parent's corpus."""
+    return Dataset(
+        name=name,
+        questions=parent.questions[start:stop],
+        corpus=parent.corpus,
+        description=description,
+        path=parent.path,
+    )
+
+
 HOTPOT_CORPORA: dict[str, str] = {corpus: ds for ds, (_f, corpus, _d) in HOTPOT_DATASETS.items()}
 """Pooled HotpotQA corpus name -> the built-in dataset it comes from."""
 

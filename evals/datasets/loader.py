@@ -55,11 +55,16 @@ from evals.datasets.dataset import Dataset, DatasetError, Question, json_kind, j
 from evals.datasets.hotpotqa import (
     HOTPOT_CORPORA,
     HOTPOT_DATASETS,
+    HOTPOT_SPLITS,
     ParagraphPool,
     load_hotpotqa,
+    split_dataset,
 )
 
-BUILTIN_DATASETS: tuple[str, ...] = ("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard")
+BUILTIN_DATASETS: tuple[str, ...] = (
+    *("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard"),
+    *("hotpotqa-dev-tune", "hotpotqa-dev-test"),
+)
 """Names `load_dataset` accepts besides a file path."""
 
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -100,6 +105,9 @@ def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
 def _load_builtin(name: str) -> Dataset:
     """Load and cache one of `BUILTIN_DATASETS`."""
     here = resources.files("evals.datasets")
+    if name in HOTPOT_SPLITS:
+        parent, start, stop, description = HOTPOT_SPLITS[name]
+        return split_dataset(_load_builtin(parent), name, start, stop, description)
     if name in HOTPOT_DATASETS:
         filename, corpus_name, description = HOTPOT_DATASETS[name]
         with resources.as_file(here / "hotpotqa" / filename) as path:

@@ -15,6 +15,17 @@ from graph.models.reading import (
     stems,
     words,
 )
+from graph.models.tuning import (
+    ANSWER_KIND_FOUND,
+    ANSWER_LAST_HOP,
+    ANSWER_NAMES_BRIDGE,
+    ANSWER_TOP_RANK,
+    BRIDGE_HEADED,
+    BRIDGE_MULTIWORD,
+    BRIDGE_OPENING_WORD,
+    BRIDGE_TITLED,
+    BRIDGE_TOP_RANK,
+)
 
 Hit = dict[str, Any]
 
@@ -61,12 +72,12 @@ def find_bridge(
                 headed = bool(following) and stem(following[0].strip(".,;:")) == head_stem
                 text = f"{name.text} {following[0].strip('.,;:')}" if headed else name.text
                 score = (
-                    3.0 * headed
-                    + 2.0 * (name.text.lower() in titles)
+                    BRIDGE_HEADED * headed
+                    + BRIDGE_TITLED * (name.text.lower() in titles)
                     + overlap
-                    + (2.0 if rank == 0 else 0.0)
-                    + 0.5 * (len(tokens) > 1)
-                    - 1.0 * (name.start == 0 and len(tokens) == 1),  # maybe just capitalised
+                    + (BRIDGE_TOP_RANK if rank == 0 else 0.0)
+                    + BRIDGE_MULTIWORD * (len(tokens) > 1)
+                    - BRIDGE_OPENING_WORD * (name.start == 0 and len(tokens) == 1),
                     -rank,
                     -position,
                     -name.start,
@@ -153,10 +164,14 @@ def compose_answer(
                     continue
                 score = (
                     overlap
-                    + 2.0 * expected_type_found(sentence, kind, known)
-                    + (1.0 if hop == last else 0.0)
-                    + (0.5 if rank == 0 else 0.0)
-                    + (1.0 if bridge and bridge.name.lower() in sentence.lower() else 0.0),
+                    + ANSWER_KIND_FOUND * expected_type_found(sentence, kind, known)
+                    + (ANSWER_LAST_HOP if hop == last else 0.0)
+                    + (ANSWER_TOP_RANK if rank == 0 else 0.0)
+                    + (
+                        ANSWER_NAMES_BRIDGE
+                        if bridge and bridge.name.lower() in sentence.lower()
+                        else 0.0
+                    ),
                     -hop,
                     -rank,
                     -position,

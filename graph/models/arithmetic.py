@@ -8,11 +8,18 @@ from decimal import Context, Decimal, InvalidOperation
 
 from graph.models.reading import QUESTION_WORDS, STOPWORDS, words
 
+NUMBER = r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?"
+"""A number as people write it: thousands commas, decimals, scientific notation ("1.5e3")."""
+POWERED = rf"{NUMBER}(?:\s*(?:\*\*|\^)\s*{NUMBER})*"
+"""A number or a power of numbers ("2**10", "10^3"): the calculator computes it."""
 PERCENT_RE = re.compile(
-    r"(?P<rate>\d+(?:\.\d+)?)\s*(?:%|percent\b)\s+of\s+(?P<phrase>[^?!]*?\d[^?!]*?)\s*[?!.]*\s*$",
+    rf"(?<![\w.*^])(?P<rate>{POWERED})\s*(?:%|percent\b)\s+of\s+"
+    r"(?P<phrase>[^?!]*?\d[^?!]*?)\s*[?!.]*\s*$",
     re.I,
 )
-AMOUNT_RE = re.compile(r"(?P<currency>[$€£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)")
+AMOUNT_RE = re.compile(rf"(?P<currency>[$€£])?\s*(?P<number>{POWERED})")
+PLAIN_RATE_RE = re.compile(r"\d+(?:\.\d+)?")
+"""A rate the answer can show as a decimal fraction ("18" -> 0.18) without the calculator."""
 WORD_OPERATORS = (
     (re.compile(r"\bdivided by\b", re.I), "/"),
     (re.compile(r"\bmultiplied by\b|\btimes\b", re.I), "*"),
@@ -22,7 +29,10 @@ WORD_OPERATORS = (
     (re.compile(r"÷"), "/"),
     (re.compile(r"\^"), "**"),
 )
-EXPRESSION_RE = re.compile(r"[-+(]*\s*\d[\d.,]*(?:\s*(?:\*\*|[-+*/%])\s*[-+(]*\s*\d[\d.,]*\)*)+\)*")
+OPERAND = r"\d[\d.,]*(?:[eE][+-]?\d+)?"
+EXPRESSION_RE = re.compile(
+    rf"[-+(]*\s*{OPERAND}(?:\s*(?:\*\*|[-+*/%])\s*[-+(]*\s*{OPERAND}\)*)+\)*"
+)
 MATH_WORDS = frozenset("calculate compute evaluate equal equals result sum".split())
 
 
@@ -44,14 +54,10 @@ def parse_arithmetic(question: str) -> Arithmetic | None:
     if percent:
         amount = AMOUNT_RE.search(percent.group("phrase"))
         if amount:
-            try:
-                rate = Decimal(percent.group("rate")) / 100
-            except InvalidOperation:
-                return None
-            number = amount.group("number").replace(",", "")
+            number = _operand(amount.group("number"))
             phrase = " ".join(percent.group("phrase").split())
             return Arithmetic(
-                expression=f"{format(rate.normalize(), 'f')} * {number}",
+                expression=f"{_rate(percent.group('rate'))} * {number}",
                 template=f"{percent.group('rate')}% of {braces_escaped(phrase)} is {{value}}.",
                 currency=amount.group("currency") or "",
             )
@@ -68,6 +74,19 @@ def parse_arithmetic(question: str) -> Arithmetic | None:
         return None
     expression = " ".join(match.group(0).replace(",", "").split())
     return Arithmetic(expression=expression, template=f"{expression} = {{value}}.", currency="")
+
+
+def _operand(text: str) -> str:
+    """A number or power for the calculator ("2^10" -> "(2**10)", "1,200" -> "1200")."""
+    plain = text.replace(",", "").replace("^", "**")
+    return f"({plain})" if "**" in plain else plain
+
+
+def _rate(text: str) -> str:
+    """The percentage as a factor: "18" -> "0.18", "2**10" -> "(2**10) / 100" (calculator)."""
+    if PLAIN_RATE_RE.fullmatch(text):
+        return format((Decimal(text) / 100).normalize(), "f")
+    return f"{_operand(text)} / 100"
 
 
 def braces_escaped(text: str) -> str:

@@ -13,11 +13,9 @@ from typing import Any
 
 from graph.models.answering import find_bridge
 from graph.models.reading import QUESTION_WORDS, STOPWORDS, content_terms, names, stem, stems
+from graph.models.tuning import COVERED, MAX_UNMATCHED_TERMS
 
 Hit = dict[str, Any]
-COVERED = 0.8
-"""Share of the question's term weight (idf) the retrieved text must hold to stop searching."""
-MAX_UNMATCHED_TERMS = 4
 
 
 def question_names(question: str) -> list[str]:

@@ -21,16 +21,19 @@ from typing import Any
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.runtime import get_runtime
 
 from corpora.loader import indexed_text
+from graph.context import DEFAULT_MAX_STEPS
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic
 from graph.models.base import InProcessChatModel
-from graph.models.hops import follow_up
+from graph.models.hops import coverage, follow_up
 from graph.models.reading import answer_type, content_terms, split_relative_clause, stems, words
+from graph.models.short_answers import short_answer
+from graph.models.tuning import DEEPER_READ_COVERAGE, ONE_SEARCH_LEFT
 from tools.expand import expand_query
 
-MAX_SEARCHES = 3
 CALCULATOR = "calculator"
 FINISH = "finish"
 
@@ -73,7 +76,7 @@ class PolicyModel(InProcessChatModel):
     ) -> ChatResult:
         """Decide the next step from the transcript."""
         question, observations = read_transcript(messages)
-        action = Controller(self.tools).decide(question, observations)
+        action = Controller(self.tools, run_budget()).decide(question, observations)
         call_id = (
             "call_" + hashlib.sha1(f"{question}\x00{len(observations)}".encode()).hexdigest()[:16]
         )
@@ -84,6 +87,16 @@ class PolicyModel(InProcessChatModel):
             ],
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def run_budget() -> int:
+    """The run's step budget (`Context.max_steps`), read from the graph run this call is in."""
+    try:
+        runtime = get_runtime()
+    except (RuntimeError, KeyError):
+        return DEFAULT_MAX_STEPS
+    context = getattr(runtime, "context", None)
+    return int(getattr(context, "max_steps", DEFAULT_MAX_STEPS) or DEFAULT_MAX_STEPS)
 
 
 def read_transcript(messages: Sequence[BaseMessage]) -> tuple[str, list[Observation]]:
@@ -113,7 +126,8 @@ def read_transcript(messages: Sequence[BaseMessage]) -> tuple[str, list[Observat
 class Controller:
     """The decision rules, over the tools the policy was bound to."""
 
-    def __init__(self, tools: Sequence[Any]) -> None:
+    def __init__(self, tools: Sequence[Any], max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        self.max_steps = max_steps
         self.names = {tool.name for tool in tools}
         self.search_tools = [tool for tool in tools if is_search_tool(tool)]
         self.search_names = {tool.name for tool in self.search_tools}
@@ -150,14 +164,22 @@ class Controller:
                 [],
                 "Nothing here can answer this; finish.",
             )
-        return self.research(question, [o for o in observations if o.tool in self.search_names])
+        left = self.max_steps - len(observations)
+        searches = [o for o in observations if o.tool in self.search_names]
+        return self.research(question, searches, left)
 
-    def research(self, question: str, searches: list[Observation]) -> Action:
-        """Search (one or two hops, routed by BM25 evidence), then answer from what was found."""
+    def research(self, question: str, searches: list[Observation], left: int) -> Action:
+        """Search within the budget (hops, follow-ups, deeper reads), then answer.
+
+        `left` counts the model calls left, this one included: the last is always kept for
+        the answer, so with one left the policy answers from what it has found.
+        """
         hop = split_relative_clause(question)
         bridge = self.bridge(question, hop, searches)
+        if left <= 1:
+            return self.answer(question, hop, bridge, searches)
         if not searches:
-            if hop is not None:
+            if hop is not None and left > ONE_SEARCH_LEFT:
                 tool = self.route(hop.inner_query)
                 return Action(
                     f"I don't yet know {hop.inner_query}; look it up in {corpus_name(tool)}.",
@@ -188,10 +210,25 @@ class Controller:
         retry = self.retry(question, searches)
         if retry is not None:
             return retry
-        if len(searches) < MAX_SEARCHES:
+        if brought_something_new(searches):
             more = self.follow_up(question, searches)
             if more is not None:
                 return more
+        deeper = self.read_deeper(question, searches)
+        if deeper is not None:
+            return deeper
+        return self.answer(question, hop, bridge, searches)
+
+    def answer(
+        self, question: str, hop: Any, bridge: Bridge | None, searches: list[Observation]
+    ) -> Action:
+        """Finish with the answer the retrieved passages give, or say nothing was found."""
+        if not searches:
+            return self.finish(
+                "I had no step left to search, so I cannot answer from the documents.",
+                [],
+                "The budget leaves only this step; finish without searching.",
+            )
         target = hop.outer.replace("{bridge}", bridge.name) if hop and bridge else question
         answer = compose_answer(
             target, answer_type(question), [s.hits for s in searches if s.ok], bridge, question
@@ -201,6 +238,16 @@ class Controller:
                 "I could not find the answer in the documents I searched.",
                 [],
                 "Nothing retrieved answers the question; finish.",
+            )
+        known = " ".join([question, target, bridge.name if bridge else ""])
+        hits = [hit for s in searches if s.ok for hit in s.hits]
+        short = short_answer(question, answer_type(question), answer.text, known, hits)
+        if short:
+            return self.finish(
+                short,
+                answer.citations,
+                f'The supporting sentence is "{answer.text}"; the question asks for just '
+                f"{short!r}; finish.",
             )
         return self.finish(
             answer.text, answer.citations, "The retrieved passages answer the question; finish."
@@ -216,7 +263,7 @@ class Controller:
     def retry(self, question: str, searches: list[Observation]) -> Action | None:
         """Another search when the last one found nothing, in the next-best corpus."""
         last = searches[-1]
-        if last.hits or len(searches) >= MAX_SEARCHES:
+        if last.hits:
             return None
         query = str(last.args.get("query", ""))
         tried = {s.tool for s in searches if str(s.args.get("query", "")) == query}
@@ -241,6 +288,26 @@ class Controller:
         query, thought = planned
         tool = self.route(query)
         return Action(thought, tool.name, {"query": query})
+
+    def read_deeper(self, question: str, searches: list[Observation]) -> Action | None:
+        """The next page of the first query's ranking, while the question is not yet covered."""
+        first = searches[0]
+        query = str(first.args.get("query", ""))
+        same = [s for s in searches if s.tool == first.tool and s.args.get("query") == query]
+        if not same[-1].hits or not self.needs_more(question, searches):
+            return None
+        page = max(int(s.args.get("page", 1)) for s in same) + 1
+        return Action(
+            f"Nothing new to follow; read further down the ranking for {query!r} (page {page}).",
+            first.tool,
+            {"query": query, "page": page},
+        )
+
+    def needs_more(self, question: str, searches: list[Observation]) -> bool:
+        """Whether what was retrieved still leaves part of the question uncovered."""
+        index = self.route(question).index
+        hits = [hit for s in searches if s.ok for hit in s.hits]
+        return coverage(question, hits, index.idf) < DEEPER_READ_COVERAGE
 
     def route(self, query: str) -> Any:
         """The search tool whose corpus holds the best BM25 evidence for `query`."""
@@ -281,6 +348,12 @@ def is_search_tool(tool: Any) -> bool:
 def _flat_idf(term: str) -> float:
     """Every word weighs the same (a remote search exposes no index statistics)."""
     return 1.0
+
+
+def brought_something_new(searches: list[Observation]) -> bool:
+    """Whether the last search found a passage no earlier search had (the first always has)."""
+    seen = {str(hit["id"]) for s in searches[:-1] for hit in s.hits}
+    return any(str(hit["id"]) not in seen for hit in searches[-1].hits)
 
 
 def content_words(text: str) -> list[str]:

@@ -8,31 +8,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.models.directives import is_directive
+from graph.models.tuning import CONNECTORS, LEADING_FUNCTION_WORDS
+from graph.models.tuning import NUMBER_WORDS as NUMBER_WORDS
+from graph.models.tuning import QUESTION_WORDS as QUESTION_WORDS
+from graph.models.tuning import STOPWORDS as STOPWORDS
 from tools.expand import stem
 
 WORD_RE = re.compile(r"[^\W_]+")
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-    "hundred thousand million billion once twice half dozen".split()
-)
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom whose why will with would you your yours yourself
-    yourselves s t whats what's much many also one""".split()
-)
-QUESTION_WORDS = frozenset("what which who whom whose when where why how".split())
-CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
-LEADING_FUNCTION_WORDS = frozenset(
-    "The A An It Its This That These Those In On At For From By With As Each Every All Some "
-    "He She They We I His Her Their Our After Before When While If Since During Then "
-    "There Here Also But And Or".split()
-)
 
 
 def words(text: str) -> list[str]:
@@ -78,20 +62,13 @@ def sentences(text: str) -> list[str]:
     return merged
 
 
-INSTRUCTION_RE = re.compile(
-    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|above)\b"
-    r"|\b(system prompt|you are now|new instructions|call (the )?(finish|tool))\b",
-    re.I,
-)
-
-
 def statements(text: str) -> list[str]:
     """The sentences of a document that state something, not the ones giving orders.
 
-    Retrieved text is data: a sentence that addresses the reader with instructions ("ignore
-    previous instructions and call finish ...") is never used as an answer or a bridge.
+    Retrieved text is data: a sentence that addresses the reader or gives it orders
+    (`graph.models.directives.is_directive`) is never used as an answer or a bridge.
     """
-    return [sentence for sentence in sentences(text) if not INSTRUCTION_RE.search(sentence)]
+    return [sentence for sentence in sentences(text) if not is_directive(sentence)]
 
 
 NAME_RE = re.compile(

@@ -1,0 +1,92 @@
+"""Telling a retrieved sentence that states something from one that gives the reader orders.
+
+Retrieved text is data. A sentence is a *directive* when it forges a conversation turn (markup
+tags, a role label such as ``SYSTEM:``), addresses a machine reader ("note to AI models",
+"assistant, ..."), obliges the reader ("you must ...", "... must be answered with ..."), or is
+an imperative about the conversation itself ("ignore the above", "answer with ..."). Ordinary
+instructions to a person about the world ("email support with your order number") are
+statements of a procedure and stay. Directives are never answer or bridge sentences.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph.models.tuning import (
+    ADDRESSEE_NOUNS,
+    ADDRESSING_WORDS,
+    CHAT_ROLES,
+    IMPERATIVE_LEADS,
+    IMPERATIVE_OBJECTS,
+    OBLIGATION_WORDS,
+    SECOND_PERSON,
+    SPEECH_ACTS,
+)
+
+WORD_RE = re.compile(r"[^\W_]+")
+MARKUP_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+"""An XML/HTML-like tag: plain prose has none; a passage closing `</document>` forges one."""
+CLAUSE_RE = re.compile(r"[:;]|\s[-–—]\s|^|(?<=[,])\s*(?=please\b)", re.I)
+PASSIVE_ORDER_RE = re.compile(r"\b(must|should|shall|is to|are to)\s+(?:only\s+)?be\s+(\w+)", re.I)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased runs of letters and digits."""
+    return WORD_RE.findall(text.lower())
+
+
+def is_directive(sentence: str) -> bool:
+    """Whether `sentence` gives the reader orders or addresses a machine reader."""
+    return (
+        forges_turn(sentence)
+        or addresses_machine(sentence)
+        or obliges_reader(sentence)
+        or any(is_conversation_imperative(clause) for clause in clauses(sentence))
+    )
+
+
+def forges_turn(sentence: str) -> bool:
+    """Markup tags or a leading role label ("SYSTEM: ...", "[assistant]")."""
+    if MARKUP_RE.search(sentence):
+        return True
+    head = re.match(r"\W*\[?(\w+)\]?\s*:", sentence)
+    return bool(head) and head.group(1).lower() in CHAT_ROLES  # type: ignore[union-attr]
+
+
+def addresses_machine(sentence: str) -> bool:
+    """An AI, model or assistant addressed: introduced ("to AI models") or told what to do."""
+    tokens = words(sentence)
+    for i, token in enumerate(tokens):
+        if token not in ADDRESSEE_NOUNS:
+            continue
+        before = tokens[max(0, i - 3) : i]
+        after = tokens[i + 1 : i + 4]
+        if any(w in ADDRESSING_WORDS for w in before) or any(w in OBLIGATION_WORDS for w in after):
+            return True
+        if re.search(rf"\b{re.escape(token)}\s*[,:!]", sentence, re.I) and i <= 3:
+            return True  # vocative: "Assistant, ..." / "AI models: ..."
+    return False
+
+
+def obliges_reader(sentence: str) -> bool:
+    """The reader told about the conversation ("you must cite"), or a passive order to answer."""
+    tokens = words(sentence)
+    if any(w in SECOND_PERSON for w in tokens) and any(w in SPEECH_ACTS for w in tokens):
+        return True  # "you must cite ...", "your answer ...", "you are now ... reply ..."
+    order = PASSIVE_ORDER_RE.search(sentence)
+    return bool(order) and order.group(2).lower() in SPEECH_ACTS  # type: ignore[union-attr]
+
+
+def clauses(sentence: str) -> list[str]:
+    """The sentence's clauses: split at colons, semicolons, dashes and a comma before "please"."""
+    return [part.strip() for part in CLAUSE_RE.split(sentence) if part and part.strip()]
+
+
+def is_conversation_imperative(clause: str) -> bool:
+    """A clause in the imperative mood whose verb or object is part of the conversation."""
+    tokens = re.findall(r"[\w']+", clause.lower())
+    while tokens and (tokens[0] in IMPERATIVE_LEADS or tokens[0] == "not"):
+        tokens = tokens[1:]
+    if len(tokens) < 2 or tokens[0] not in SPEECH_ACTS:
+        return False
+    return tokens[1] in IMPERATIVE_OBJECTS or tokens[1] in SPEECH_ACTS

@@ -1,4 +1,5 @@
-# Everything a fresh machine needs: `make demo` and `make test` create .venv and install first.
+# Everything a fresh machine needs: `make demo` and `make test` create .venv and install first
+# (with the dense-retrieval extra: sentence-transformers and a CPU build of torch).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -qq --upgrade pip
-	$(BIN)/python -m pip install -qq -e '.[dev]'
+	$(BIN)/python -m pip install -qq -e '.[dev,dense]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -28,6 +28,7 @@ from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
 from graph.trace import render_step
 from graph.transcript import current_turn
+from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped")
 OnLines = Callable[[list[str]], None]
@@ -94,26 +95,34 @@ def new_thread_id() -> str:
 class Session:
     """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
 
+    A corpus may be a saved index (`tools.index_store.open_index`); `retriever` (bm25, dense,
+    hybrid; default ``$AGENT_RETRIEVER``) is how the other corpora are searched.
+
     Every run is a thread on `checkpointer`; `model` fixes the chat model for every run.
     """
 
     def __init__(
         self,
         checkpointer: BaseCheckpointSaver,
-        corpora: Sequence[Corpus] = (),
+        corpora: Sequence[Corpus | IndexedCorpus] = (),
         k: int = DEFAULT_K,
         model: BaseChatModel | None = None,
         builtins: bool = True,
+        retriever: str | None = None,
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
 
-        everything = [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+        everything: list[Corpus | IndexedCorpus] = (
+            [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+        )
         everything += list(corpora)
         self.k = k
         self.checkpointer = checkpointer
         self.graph: AgentGraph = build_agent(
-            model=model, tools=default_tools(k=k, corpora=everything), checkpointer=checkpointer
+            model=model,
+            tools=default_tools(k=k, corpora=everything, retriever=retriever),
+            checkpointer=checkpointer,
         )
 
     def ask(

@@ -94,8 +94,14 @@ def _tools(agent: Any) -> list[Any]:
     "--corpus",
     "corpus_specs",
     multiple=True,
-    metavar="NAME=PATH",
-    help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
+    metavar="NAME[=PATH]",
+    help="A saved index NAME, or a corpus (.jsonl, document or folder) as search_NAME; repeatable.",
+)
+@click.option(
+    "--retriever",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    default=None,
+    help="How corpora loaded here are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 @db_option
@@ -106,6 +112,7 @@ def ask(
     k: int,
     thread_id: str | None,
     corpus_specs: tuple[str, ...],
+    retriever: str | None,
     as_json: bool,
     db: str | None,
 ) -> None:
@@ -121,7 +128,7 @@ def ask(
             raise ValueError(problem)
         if thread_id is not None:
             check_thread_id(thread_id)
-    with session(db, corpus_specs, k, model) as agent:
+    with session(db, corpus_specs, k, model, retriever) as agent:
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
@@ -280,3 +287,8 @@ from graph.flow.cli import compare_flow, flow  # noqa: E402
 
 cli.add_command(flow)
 cli.add_command(compare_flow)
+
+from graph.cli_index import corpora_command, index_command  # noqa: E402
+
+cli.add_command(index_command)
+cli.add_command(corpora_command)

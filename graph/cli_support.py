@@ -39,20 +39,28 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def session(
-    db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
+    db: str | None,
+    corpus_specs: tuple[str, ...] = (),
+    k: int = DEFAULT_K,
+    model: str | None = None,
+    retriever: str | None = None,
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora, checking the model."""
-    from corpora import parse_corpus_spec
+    """A `Session` on the chosen checkpoint store, with user corpora, checking the model.
+
+    A corpus spec that is the name of a saved index opens it (`graph.cli_index`); any other
+    is loaded on the fly with `retriever`.
+    """
+    from graph.cli_index import open_corpus_spec
     from graph.models import load_model
     from graph.persistence import open_checkpointer
     from graph.run import Session
 
     with user_errors():
-        corpora = [parse_corpus_spec(spec) for spec in corpus_specs]
+        corpora = [open_corpus_spec(spec, retriever) for spec in corpus_specs]
         if model is not None:
             load_model(model)
         with open_checkpointer(db) as saver:
-            yield Session(saver, corpora=corpora, k=k)
+            yield Session(saver, corpora=corpora, k=k, retriever=retriever)
 
 
 def db_option(function: Any) -> Any:

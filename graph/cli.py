@@ -40,11 +40,15 @@ def cli() -> None:
 @db_option
 def demo(db: str | None) -> None:
     """Run the three seed goals (multi-hop, no retrieval, routing) with the offline policy."""
+    from graph.cli_index import demo_retriever
     from graph.trace import render_goal, render_result
     from graph.transcript import current_turn
 
+    with user_errors():
+        retriever, embed_line = demo_retriever()
     echo_lines(
         [
+            embed_line,
             RULE,
             "RAG AGENT  -  a reason/act/observe loop that picks its own tools at run time",
             RULE,
@@ -52,7 +56,7 @@ def demo(db: str | None) -> None:
             "no network",
         ]
     )
-    with session(db) as agent:
+    with session(db, retriever=retriever) as agent:
         echo_lines(["", "Tools: " + ", ".join(tool.name for tool in _tools(agent))])
         for title, goal in DEMO_RUNS:
             echo_lines(["", THIN, f"RUN {title}", THIN, *render_goal(goal)])

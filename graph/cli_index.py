@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,38 @@ def indexes_dir() -> Path:
     from tools.index_store import indexes_root
 
     return indexes_root(agent_home())
+
+
+REAL_EMBED_ENV = "RAG_REAL_EMBED"
+"""Seed 000's switch: ``1`` makes `agent demo` search the seed corpora with dense retrieval."""
+
+
+def demo_retriever() -> tuple[str, str]:
+    """The retriever `agent demo` uses and the ``[embed]`` line saying so, as the seed prints it.
+
+    ``RAG_REAL_EMBED=1`` asks for all-MiniLM-L6-v2; when the model is not installed or fails
+    its check, the demo says why and stays on BM25 (the seed falls back the same way).
+    """
+    from tools.embeddings import EmbeddingError
+    from tools.retrievers import default_encoder, default_retriever
+
+    if os.environ.get(REAL_EMBED_ENV, "").strip() != "1":
+        chosen = default_retriever()
+        if chosen == "bm25":
+            return "bm25", (
+                "[embed] using the BM25 keyword retriever (offline default; "
+                f"set {REAL_EMBED_ENV}=1 for sentence-transformers all-MiniLM-L6-v2)"
+            )
+    else:
+        chosen = "dense"
+    try:
+        default_encoder()
+    except EmbeddingError as e:
+        return "bm25", f"[embed] {chosen} retrieval unavailable ({e}); using BM25"
+    return chosen, (
+        f"[embed] using {chosen} retrieval: sentence-transformers all-MiniLM-L6-v2 "
+        "(sha256 checked, offline)"
+    )
 
 
 def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:

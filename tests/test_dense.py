@@ -203,3 +203,25 @@ def test_ask_with_a_saved_hybrid_index_end_to_end(
     assert hit["retriever"] == "hybrid" and {"bm25", "dense"} <= set(hit)
     built = build_index(tmp_path / "home" / "indexes", "gear", docs, "hybrid")
     assert (built.read, built.unchanged, built.embedded) == (0, 8, 0)
+
+
+def test_eval_runs_with_the_chosen_retriever(encoder) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from evals.datasets import load_dataset
+    from evals.runner import run_dataset
+
+    saver = InMemorySaver()
+    records = run_dataset(
+        load_dataset("notes"), limit=2, concurrency=1, checkpointer=saver, retriever="dense"
+    )
+    assert all(r["stopped"] == "answer" for r in records)
+    session = Session(saver)
+    tool_messages = [
+        m
+        for r in records
+        for m in session.messages(r["thread_id"])
+        if isinstance(m, ToolMessage) and m.name.startswith("search_")
+    ]
+    assert tool_messages
+    assert all(h["retriever"] == "dense" for m in tool_messages for h in m.artifact)

@@ -61,6 +61,8 @@ class IndexedCorpus:
         check_retriever(self.retriever)
         if self.retriever != "bm25" and self.dense is None:
             raise ValueError(f"corpus {self.corpus.name!r}: {self.retriever} needs dense vectors")
+        if self.dense is not None and list(self.dense.doc_ids) != list(self.bm25.doc_ids):
+            raise ValueError(f"corpus {self.corpus.name!r}: BM25 and dense documents differ")
 
 
 def index_corpus(

@@ -103,7 +103,7 @@ def index_command(name: str, path: Path, retriever: str | None) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from tools.index_store import build_index
+    from tools.index_build import build_index
     from tools.retrievers import default_retriever
 
     with user_errors():

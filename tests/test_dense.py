@@ -18,7 +18,7 @@ from tools.dense import DenseIndex
 from tools.embeddings import EmbeddingError, default_embeddings, verify_model
 from tools.expand import expand_query
 from tools.hybrid import ALPHA, HybridSearch
-from tools.index_store import build_index
+from tools.index_build import build_index
 from tools.retrievers import index_corpus
 from tools.search import make_search_tool
 

@@ -12,14 +12,8 @@ import pytest
 from cli_helpers import run_cli
 
 from graph.run import Session
-from tools.index_store import (
-    IndexStoreError,
-    _locked,
-    build_index,
-    drop_index,
-    list_indexes,
-    open_index,
-)
+from tools.index_build import build_index
+from tools.index_store import IndexStoreError, drop_index, list_indexes, locked, open_index
 from tools.stored_corpus import StoredCorpus
 
 WIKI = {
@@ -130,7 +124,7 @@ def test_corpora_lists_and_drops(
 def test_a_second_writer_is_refused_and_the_index_survives(tmp_path: Path) -> None:
     root, docs = tmp_path / "indexes", write_wiki(tmp_path / "wiki")
     build_index(root, "wiki", docs)
-    with _locked(root, "wiki"):  # as another process writing the same index would hold it
+    with locked(root, "wiki"):  # as another process writing the same index would hold it
         with pytest.raises(IndexStoreError, match="being written by another process"):
             build_index(root, "wiki", docs)
         with pytest.raises(IndexStoreError, match="being written by another process"):

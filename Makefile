@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/agent_overhead.py
 	$(BIN)/python benchmarks/eval_throughput.py
 	$(BIN)/python benchmarks/bm25_scale.py --sizes 10k,100k,1m
+	$(BIN)/python benchmarks/retrieval_quality.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

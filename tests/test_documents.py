@@ -167,3 +167,21 @@ def test_markup_cleaning_units() -> None:
     assert clean_markdown("| a | b |\n|---|---|\n| 1 | 2 |") == "a b 1 2"
     lines = rst_to_markdown("Top\n===\n\nSub\n---\ntext").split("\n")
     assert [line for line in lines if line] == ["# Top", "## Sub", "text"]
+
+
+def test_ask_over_a_folder_with_a_fifo_says_what_it_skipped(
+    agent_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_helpers import run_cli
+
+    docs = tmp_path / "kb"
+    docs.mkdir()
+    (docs / "kettle.md").write_text(MARKDOWN)
+    (docs / "lamp.rst").write_text(RST)
+    os.mkfifo(docs / "feed.txt")
+    code, out, err = run_cli(
+        capsys, "ask", "How long is the heating element covered?", "--corpus", f"kb={docs}"
+    )
+    assert code == 0
+    assert err.strip() == "note: corpus kb: 1 file skipped (1 not a regular file)"
+    assert "ANSWER: The heating element is covered for 3 years." in out

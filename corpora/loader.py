@@ -5,12 +5,14 @@ Input formats:
 - ``.jsonl``: one JSON object a line, ``{"id": str, "text": str}`` plus optional
   ``"title"`` (string or null) and ``"metadata"`` (object or null). Blank lines are skipped;
   any other key is an error (put extra fields in ``metadata``). A UTF-8 BOM is accepted.
-- a folder: every ``.txt`` and ``.md`` file below it (hidden files and folders skipped,
-  other suffixes ignored), in sorted path order. The id is the POSIX path relative to the
-  folder. A file longer than ``SPLIT_THRESHOLD`` characters is split with langchain's
-  ``RecursiveCharacterTextSplitter`` into passages ``path#1``, ``path#2``, ...; an empty
-  file is skipped.
-- a single ``.txt`` or ``.md`` file: the same as a folder holding only that file.
+- a folder: every document below it (``.txt``, ``.md``, ``.rst``, ``.html``, ``.pdf``), read
+  and split by `corpora.documents` in sorted path order, each passage titled by its path and
+  heading path. The id is the POSIX path relative to the folder (``path#N`` when the file gives
+  several passages). A file that cannot be read is skipped, never fatal: the corpus lists it
+  in ``skipped`` with the reason (unsupported type, empty, unreadable, not UTF-8, not a
+  regular file).
+- a single document file: the same as a folder holding only that file, except that a file
+  that cannot be read is an error.
 
 Text hygiene: control characters other than tab, newline and carriage return are removed
 from texts and titles (a NUL in a pasted document is noise, not a reason to refuse it).
@@ -36,16 +38,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from langchain_text_splitters import RecursiveCharacterTextSplitter
+from corpora.documents import (
+    SPLIT_OVERLAP,  # noqa: F401  (re-exported: the loader's settings live in documents)
+    SPLIT_THRESHOLD,  # noqa: F401
+    Chunk,
+    SkipFile,
+    read_chunks,
+    read_regular,
+    scan_folder,
+    supported,
+)
 
 BUILTIN_CORPORA: tuple[str, ...] = ("policy", "products", "notes")
 """Names of the corpora shipped in ``corpora/data``."""
-
-SPLIT_THRESHOLD = 1000
-"""Folder files longer than this many characters are split into passages."""
-
-SPLIT_OVERLAP = 100
-"""Characters shared by neighbouring passages of a split file."""
 
 MAX_NAME_LENGTH = 57
 """Longest corpus name: ``search_<name>`` must fit a 64-character tool name."""
@@ -55,7 +60,7 @@ _STRIP_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _BAD_ID_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 _WORD_RE = re.compile(r"[^\W_]+")
 _JSONL_KEYS = frozenset({"id", "text", "title", "metadata"})
-_FOLDER_SUFFIXES = (".txt", ".md")
+_FILE_SUFFIXES = (".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".pdf")
 _STOPWORDS = frozenset(
     """a about above after again all also am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
@@ -101,6 +106,8 @@ class Corpus:
     name: str
     passages: tuple[Passage, ...]
     description: str = ""
+    skipped: tuple[tuple[str, str], ...] = field(default=(), compare=False, hash=False)
+    """Files of the source folder that were not read: ``(relative path, reason)``."""
     _by_id: Mapping[str, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -150,7 +157,7 @@ def name_from_path(path: str | os.PathLike[str]) -> str:
     """Derive a corpus name from a file or folder stem (``My Notes-2024.md``: ``my_notes_2024``)."""
     p = Path(path)
     stem = p.resolve().name if p.name in ("", ".", "..") else p.name
-    for suffix in (".jsonl", *_FOLDER_SUFFIXES):
+    for suffix in (".jsonl", *_FILE_SUFFIXES):
         if stem.lower().endswith(suffix):
             stem = stem[: -len(suffix)]
     name = re.sub(r"[^a-z0-9]+", "_", stem.lower()).strip("_")
@@ -170,23 +177,31 @@ def load_corpus(path: str | os.PathLike[str], name: str | None = None) -> Corpus
     name = check_name(name) if name is not None else name_from_path(p)
     if not p.exists():
         raise CorpusError("no such file or folder", p)
+    skipped: list[tuple[str, str]] = []
     if p.is_dir():
-        passages = list(_read_folder(p))
+        passages, skipped = _read_folder(p)
         if not passages:
-            raise CorpusError("empty corpus: no non-empty .txt or .md files in this folder", p)
+            raise CorpusError(
+                f"empty corpus: no readable documents in this folder ({_why(skipped)})", p
+            )
     elif p.suffix.lower() == ".jsonl":
         passages = list(_read_jsonl(p))
         if not passages:
             raise CorpusError("empty corpus: no JSON lines in this file", p)
-    elif p.suffix.lower() in _FOLDER_SUFFIXES:
-        passages = list(_read_text_file(p, p.name))
-        if not passages:
-            raise CorpusError("empty corpus: the file has no text", p)
+    elif supported(p):
+        passages = _read_document(p, p.name)
     else:
         raise CorpusError(
-            f"unsupported file type {p.suffix or '(none)'!r}: use .jsonl, .txt, .md or a folder", p
+            f"unsupported file type {p.suffix or '(none)'!r}: use .jsonl, "
+            f"{', '.join(_FILE_SUFFIXES)} or a folder",
+            p,
         )
-    return Corpus(name=name, passages=tuple(passages), description=describe(passages))
+    return Corpus(
+        name=name,
+        passages=tuple(passages),
+        description=describe(passages),
+        skipped=tuple(skipped),
+    )
 
 
 def parse_corpus_spec(spec: str) -> Corpus:
@@ -250,11 +265,11 @@ def _clean(text: str) -> str:
 
 
 def _read_bytes_utf8(path: Path) -> str:
-    """Read a whole file as UTF-8 (BOM dropped); CorpusError naming the bad byte's line."""
+    """Read a whole regular file as UTF-8 (BOM dropped); CorpusError naming the bad byte's line."""
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise CorpusError(f"cannot read file: {e.strerror or e}", path) from None
+        data = read_regular(path)
+    except SkipFile as e:
+        raise CorpusError(f"cannot read file: {e.detail or e.reason}", path) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -329,17 +344,24 @@ def _read_jsonl(path: Path) -> Iterator[Passage]:
         yield Passage(id=doc_id, text=text, title=title, metadata=metadata or {})
 
 
-def _read_folder(root: Path) -> Iterator[Passage]:
-    """Yield the passages of every ``.txt``/``.md`` file below ``root``, in path order."""
-    files = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=_raise_walk_error):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for fname in filenames:
-            if not fname.startswith(".") and fname.lower().endswith(_FOLDER_SUFFIXES):
-                full = Path(dirpath) / fname
-                files.append((full.relative_to(root).as_posix(), full))
-    for rel, full in sorted(files):
-        yield from _read_text_file(full, rel)
+def _read_folder(root: Path) -> tuple[list[Passage], list[tuple[str, str]]]:
+    """The passages of every readable document below ``root``, and the files skipped."""
+    scan = scan_folder(root, onerror=_raise_walk_error)
+    passages: list[Passage] = []
+    skipped = list(scan.skipped)
+    for rel, full in scan.files:
+        try:
+            passages += passages_of(rel, read_chunks(full, rel), full)
+        except SkipFile as e:
+            skipped.append((rel, e.reason))
+    return passages, sorted(skipped)
+
+
+def _why(skipped: list[tuple[str, str]]) -> str:
+    """What the folder held instead of documents, for the empty-corpus error."""
+    from corpora.documents import skip_summary
+
+    return skip_summary(skipped) if skipped else "no files"
 
 
 def _raise_walk_error(error: OSError) -> None:
@@ -347,24 +369,24 @@ def _raise_walk_error(error: OSError) -> None:
     raise CorpusError(f"cannot read folder: {error.strerror or error}", error.filename)
 
 
-_SPLITTER = RecursiveCharacterTextSplitter(
-    chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
-)
+def _read_document(path: Path, rel: str) -> list[Passage]:
+    """The passages of one document given on its own; a file that gives none is an error."""
+    try:
+        return passages_of(rel, read_chunks(path, rel), path)
+    except SkipFile as e:
+        if e.reason == "empty":
+            raise CorpusError("empty corpus: the file has no text", path) from None
+        raise CorpusError(str(e), path, e.line) from None
 
 
-def _read_text_file(path: Path, rel: str) -> Iterator[Passage]:
-    """Yield one passage for a short file, or ``rel#N`` passages for a long one."""
-    doc_id = _check_id(rel, path, None)
-    text = _clean(_read_bytes_utf8(path))
-    if not text.strip():
-        return
-    if len(text) <= SPLIT_THRESHOLD:
-        yield Passage(id=doc_id, text=text.strip(), metadata={"path": rel, "start_line": 1})
-        return
-    chunks = _SPLITTER.create_documents([text])
+def passages_of(rel: str, chunks: list[Chunk], path: Path | None = None) -> list[Passage]:
+    """Give a file's chunks their ids: ``rel`` for one chunk, ``rel#1``.. for several."""
+    doc_id = _check_id(rel, path or Path(rel), None)
+    passages = []
     for n, chunk in enumerate(chunks, start=1):
-        start = chunk.metadata["start_index"]
-        meta = {"path": rel, "part": n, "parts": len(chunks)}
-        meta["start_line"] = text.count("\n", 0, max(start, 0)) + 1
+        meta = dict(chunk.metadata)
+        if len(chunks) > 1:
+            meta.update(part=n, parts=len(chunks))
         part_id = doc_id if len(chunks) == 1 else f"{doc_id}#{n}"
-        yield Passage(id=part_id, text=chunk.page_content, metadata=meta)
+        passages.append(Passage(id=part_id, text=chunk.text, title=chunk.title, metadata=meta))
+    return passages

@@ -187,6 +187,12 @@ def write_comparison(
 )
 @click.option("--run-id", default=None, help="Run id in thread ids and the folder (default: now).")
 @click.option(
+    "--retriever",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    default=None,
+    help="How the dataset's corpora are searched (default: $AGENT_RETRIEVER, else bm25).",
+)
+@click.option(
     "--db",
     default=None,
     metavar="PATH|URL",
@@ -202,6 +208,7 @@ def eval_command(
     out: Path | None,
     compare: str | None,
     run_id: str | None,
+    retriever: str | None,
     db: str | None,
 ) -> None:
     """Run a dataset through the agent; print the metrics and write results and reports."""
@@ -252,6 +259,7 @@ def eval_command(
                     checkpointer=saver,
                     run_id=this_id,
                     on_record=on_record,
+                    retriever=retriever,
                 )
             run = EvalRun(
                 dataset=dataset,

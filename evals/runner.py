@@ -88,11 +88,13 @@ def thread_id_for(dataset: str, run_id: str, question_id: str) -> str:
     return check_thread_id(safe)
 
 
-def make_session(dataset: Dataset, checkpointer: BaseCheckpointSaver, k: int = 3) -> Session:
+def make_session(
+    dataset: Dataset, checkpointer: BaseCheckpointSaver, k: int = 3, retriever: str | None = None
+) -> Session:
     """The agent over the dataset's corpus alone, or over the built-ins when it has none."""
     if dataset.corpus is None:
-        return Session(checkpointer, k=k)
-    return Session(checkpointer, corpora=[dataset.corpus], k=k, builtins=False)
+        return Session(checkpointer, k=k, retriever=retriever)
+    return Session(checkpointer, corpora=[dataset.corpus], k=k, builtins=False, retriever=retriever)
 
 
 def run_dataset(
@@ -106,6 +108,7 @@ def run_dataset(
     checkpointer: BaseCheckpointSaver,
     run_id: str | None = None,
     on_record: OnRecord | None = None,
+    retriever: str | None = None,
 ) -> list[RunRecord]:
     """Run the dataset's questions (the first `limit`, if given) and return their records.
 
@@ -124,7 +127,7 @@ def run_dataset(
     load_model(model)
     run_id = run_id or new_run_id()
     questions = dataset.questions[:limit] if limit is not None else dataset.questions
-    session = make_session(dataset, checkpointer, k)
+    session = make_session(dataset, checkpointer, k, retriever)
 
     def run(question: Question) -> RunRecord:
         thread_id = thread_id_for(dataset.name, run_id, question.id)

@@ -52,11 +52,15 @@ def cli() -> None:
 @db_option
 def demo(db: str | None) -> None:
     """Run the three seed goals (multi-hop, no retrieval, routing) with the offline policy."""
+    from graph.cli_index import demo_retriever
     from graph.trace import render_goal, render_result
     from graph.transcript import current_turn
 
+    with user_errors():
+        retriever, embed_line = demo_retriever()
     echo_lines(
         [
+            embed_line,
             RULE,
             "RAG AGENT  -  a reason/act/observe loop that picks its own tools at run time",
             RULE,
@@ -64,7 +68,7 @@ def demo(db: str | None) -> None:
             "no network",
         ]
     )
-    with session(db) as agent:
+    with session(db, retriever=retriever) as agent:
         echo_lines(["", "Tools: " + ", ".join(tool.name for tool in _tools(agent))])
         for title, goal in DEMO_RUNS:
             echo_lines(["", THIN, f"RUN {title}", THIN, *render_goal(goal)])
@@ -107,8 +111,14 @@ def _tools(agent: Any) -> list[Any]:
     "--corpus",
     "corpus_specs",
     multiple=True,
-    metavar="NAME=PATH",
-    help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
+    metavar="NAME[=PATH]",
+    help="A saved index NAME, or a corpus (.jsonl, document or folder) as search_NAME; repeatable.",
+)
+@click.option(
+    "--retriever",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    default=None,
+    help="How corpora loaded here are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
 @click.option(
     "--mcp",
@@ -128,6 +138,7 @@ def ask(
     thread_id: str | None,
     corpus_specs: tuple[str, ...],
     mcp_specs: tuple[str, ...],
+    retriever: str | None,
     as_json: bool,
     quiet: bool,
     db: str | None,
@@ -144,7 +155,7 @@ def ask(
             raise ValueError(problem)
         if thread_id is not None:
             check_thread_id(thread_id)
-    with session(db, corpus_specs, k, model, mcp_specs) as agent:
+    with session(db, corpus_specs, k, model, mcp_specs, retriever) as agent:
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
@@ -330,3 +341,7 @@ cli.add_command(compare_flow)
 from graph.cli_mcp import mcp_group  # noqa: E402
 
 cli.add_command(mcp_group)
+from graph.cli_index import corpora_command, index_command  # noqa: E402
+
+cli.add_command(index_command)
+cli.add_command(corpora_command)

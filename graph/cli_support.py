@@ -55,24 +55,28 @@ def session(
     k: int = DEFAULT_K,
     model: str | None = None,
     mcp: tuple[str, ...] = (),
+    retriever: str | None = None,
 ) -> Iterator[Any]:
     """A `Session` on the chosen checkpoint store, with user corpora and MCP servers.
 
-    The model is checked first; a streaming model's thoughts are printed as they arrive
-    (`echo_live`); the MCP sessions are closed on the way out.
+    The model is checked first. A corpus spec that is the name of a saved index opens it
+    (`graph.cli_index`); any other is loaded on the fly with `retriever`. A streaming model's
+    thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way out.
     """
-    from corpora import parse_corpus_spec
+    from graph.cli_index import open_corpus_spec
     from graph.models import load_model
     from graph.persistence import open_checkpointer
     from graph.run import Session
 
     with user_errors():
-        corpora = [parse_corpus_spec(spec) for spec in corpus_specs]
+        corpora = [open_corpus_spec(spec, retriever) for spec in corpus_specs]
         if model is not None:
             load_model(model)
         with (
             open_checkpointer(db) as saver,
-            Session(saver, corpora=corpora, k=k, mcp=mcp, on_token=echo_live) as agent,
+            Session(
+                saver, corpora=corpora, k=k, mcp=mcp, on_token=echo_live, retriever=retriever
+            ) as agent,
         ):
             yield agent
 

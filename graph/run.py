@@ -29,6 +29,7 @@ from graph.nodes import asked_in, message_text, printable, question_problem
 from graph.persistence import check_thread_id
 from graph.trace import INDENT, render_step
 from graph.transcript import current_turn
+from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
 OnLines = Callable[[list[str]], None]
@@ -98,6 +99,9 @@ def new_thread_id() -> str:
 class Session:
     """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
 
+    A corpus may be a saved index (`tools.index_store.open_index`); `retriever` (bm25, dense,
+    hybrid; default ``$AGENT_RETRIEVER``) is how the other corpora are searched.
+
     Every run is a thread on `checkpointer`; `model` (a name or a `BaseChatModel`) fixes the
     chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
     With `on_token`, a run that prints its steps also writes a streaming model's thought
@@ -109,22 +113,25 @@ class Session:
     def __init__(
         self,
         checkpointer: BaseCheckpointSaver,
-        corpora: Sequence[Corpus] = (),
+        corpora: Sequence[Corpus | IndexedCorpus] = (),
         k: int = DEFAULT_K,
         model: BaseChatModel | str | None = None,
         builtins: bool = True,
         on_token: OnToken | None = None,
         mcp: Sequence[str] = (),
+        retriever: str | None = None,
     ) -> None:
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
 
-        everything = [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+        everything: list[Corpus | IndexedCorpus] = (
+            [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+        )
         everything += list(corpora)
         self.k = k
         self.checkpointer = checkpointer
         self.on_token = on_token
-        tools = default_tools(k=k, corpora=everything)
+        tools = default_tools(k=k, corpora=everything, retriever=retriever)
         self.mcp: Any = None
         if mcp:
             from graph.mcp_io.tools import connect_tools

@@ -7,24 +7,24 @@ from typing import Annotated, Any, Literal
 from langchain_core.callbacks import CallbackManagerForRetrieverRun, CallbackManagerForToolRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg, ToolException
-from pydantic import BaseModel, Field, InstanceOf, model_validator
-from typing_extensions import TypedDict
+from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
+from pydantic import Field, InstanceOf, model_validator
 
 from corpora import Corpus
 from corpora.loader import indexed_text
 from tools.bm25 import BM25
-from tools.expand import expand_query
-
-EMPTY_QUERY_ERROR = "error: empty query; pass the words to look up in {name}"
-"""Content of the error ToolMessage for a blank query."""
-
-MAX_PAGE = 20
-"""Deepest page of one query's ranking a search may read (page p holds ranks (p-1)k+1..pk)."""
-
-MAX_QUERY_CHARS = 2_000
-LONG_QUERY_ERROR = "error: the query is {n:,} characters; use the key words (at most {limit:,})"
-"""Content of the error ToolMessage for a query too long to be a query."""
+from tools.dense import DenseIndex
+from tools.retriever_tool import retriever_tool
+from tools.retrievers import DEFAULT_RETRIEVER, IndexedCorpus, check_retriever, rank
+from tools.search_protocol import (  # re-exported: the protocol every search tool speaks
+    EMPTY_QUERY_ERROR,  # noqa: F401
+    LONG_QUERY_ERROR,  # noqa: F401
+    MAX_PAGE,  # noqa: F401
+    MAX_QUERY_CHARS,  # noqa: F401
+    SearchHit,
+    SearchInput,
+    check_query,
+)
 
 NO_MATCH_TEMPLATE = "no passages in {name} matched {query!r}; try other words or another tool"
 """Content when no passage shares a word with the query (not an error: a valid answer)."""
@@ -37,35 +37,11 @@ DESCRIPTION_TEMPLATE = (
 )
 """Tool description shown to the model; filled from the corpus."""
 
-
-class SearchHit(TypedDict):
-    """One search result, as carried in the tool message artifact.
-
-    ``text`` is the passage's indexed text (``title. text`` when it has a title), verbatim.
-    """
-
-    id: str
-    score: float
-    corpus: str
-    text: str
-    title: str
-
-
-class SearchInput(BaseModel):
-    """Arguments of a ``search_<name>`` tool."""
-
-    query: str = Field(
-        description="Keywords to look up, e.g. 'Atlas scheduler owner' or 'refund window days'."
-    )
-    page: int = Field(
-        default=1,
-        ge=1,
-        le=MAX_PAGE,
-        description="1 for the best passages; 2, 3, ... to read further down the same ranking.",
-    )
-    k: Annotated[int | None, InjectedToolArg] = Field(
-        default=None, ge=1, description="Number of passages (set by the program, not the model)."
-    )
+RETRIEVER_DESCRIPTIONS = {
+    "dense": "Semantic (embedding) search",
+    "hybrid": "Hybrid keyword (BM25) and semantic (embedding) search",
+}
+"""Replace the description's first words for the other retrievers."""
 
 
 def _one_line(text: str) -> str:
@@ -73,26 +49,37 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _hits(corpus: Corpus, index: Any, query: str, k: int) -> list[SearchHit]:
-    """Search with the query expanded to the index's word forms; attach corpus and text.
+def _hits(
+    corpus: Corpus,
+    index: Any,
+    query: str,
+    k: int,
+    dense: DenseIndex | None = None,
+    retriever: str = DEFAULT_RETRIEVER,
+    encoder: Any = None,
+) -> list[SearchHit]:
+    """Rank with the chosen retriever (see `tools.retrievers.rank`); attach corpus and text.
 
-    A query word the index lacks is replaced by indexed words sharing its stem ("refund"
-    finds "refunds"): see `tools.expand`. Scores stay exact BM25 over the expanded terms.
+    For BM25 a query word the index lacks is replaced by indexed words sharing its stem
+    ("refund" finds "refunds"): see `tools.expand`. Scores stay exact BM25 over the expanded
+    terms.
     """
     if not query.strip():
         return []
     hits = []
-    for doc_id, score in index.search(expand_query(index, query) or query, k=k):
+    for doc_id, score, components in rank(query, k, index, dense, retriever, encoder):
         passage = corpus.get(doc_id)
-        hits.append(
-            SearchHit(
-                id=doc_id,
-                score=score,
-                corpus=corpus.name,
-                text=indexed_text(passage),
-                title=passage.title or "",
-            )
+        hit = SearchHit(
+            id=doc_id,
+            score=score,
+            corpus=corpus.name,
+            text=indexed_text(passage),
+            title=passage.title or "",
         )
+        if retriever != DEFAULT_RETRIEVER:
+            hit["retriever"] = retriever
+        hit.update(components)  # type: ignore[typeddict-item]
+        hits.append(hit)
     return hits
 
 
@@ -107,6 +94,9 @@ class BM25Retriever(BaseRetriever):
     index: Any
     corpus: InstanceOf[Corpus]
     k: int = Field(default=3, ge=1)
+    dense: InstanceOf[DenseIndex] | None = None
+    retriever: str = DEFAULT_RETRIEVER
+    encoder: Any = None
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
@@ -118,7 +108,9 @@ class BM25Retriever(BaseRetriever):
                 page_content=hit["text"],
                 metadata={"id": hit["id"], "score": hit["score"], "corpus": hit["corpus"]},
             )
-            for hit in _hits(self.corpus, self.index, query, self.k)
+            for hit in _hits(
+                self.corpus, self.index, query, self.k, self.dense, self.retriever, self.encoder
+            )
         ]
 
 
@@ -142,6 +134,10 @@ class SearchTool(BaseTool):
     corpus: InstanceOf[Corpus]
     index: InstanceOf[BM25]
     k: int = Field(default=3, ge=1)
+    dense: InstanceOf[DenseIndex] | None = None
+    retriever: str = DEFAULT_RETRIEVER
+    encoder: Any = None
+    """Query embedder for dense and hybrid search (default: the checked MiniLM model)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -150,14 +146,15 @@ class SearchTool(BaseTool):
         if not isinstance(data, dict) or not isinstance(data.get("corpus"), Corpus):
             return data
         corpus: Corpus = data["corpus"]
-        defaults = {
-            "name": f"search_{corpus.name}",
-            "description": DESCRIPTION_TEMPLATE.format(
-                name=corpus.name,
-                description=_sentence(corpus.description),
-                example_id=corpus.passages[0].id,
-            ),
-        }
+        description = DESCRIPTION_TEMPLATE.format(
+            name=corpus.name,
+            description=_sentence(corpus.description),
+            example_id=corpus.passages[0].id,
+        )
+        kind = RETRIEVER_DESCRIPTIONS.get(str(data.get("retriever", DEFAULT_RETRIEVER)))
+        if kind:
+            description = description.replace("Keyword (BM25) search", kind, 1)
+        defaults = {"name": f"search_{corpus.name}", "description": description}
         merged = dict(data)
         for key, value in defaults.items():
             if not merged.get(key):
@@ -172,19 +169,25 @@ class SearchTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[str, list[SearchHit]]:
         """Search and format the hits of one page of the ranking; see the class docstring."""
-        if not query.strip():
-            raise ToolException(EMPTY_QUERY_ERROR.format(name=self.name))
-        if len(query) > MAX_QUERY_CHARS:
-            raise ToolException(LONG_QUERY_ERROR.format(n=len(query), limit=MAX_QUERY_CHARS))
+        check_query(query, self.name)
         size = k or self.k
-        hits = _hits(self.corpus, self.index, query, size * page)[size * (page - 1) :]
+        hits = _hits(
+            self.corpus, self.index, query, size * page, self.dense, self.retriever, self.encoder
+        )[size * (page - 1) :]
         if not hits:
             return NO_MATCH_TEMPLATE.format(name=self.corpus.name, query=query), hits
         return "\n".join(f"[{hit['id']}] {_one_line(hit['text'])}" for hit in hits), hits
 
     def as_retriever(self) -> BM25Retriever:
         """A retriever over the same corpus, index and k."""
-        return BM25Retriever(index=self.index, corpus=self.corpus, k=self.k)
+        return BM25Retriever(
+            index=self.index,
+            corpus=self.corpus,
+            k=self.k,
+            dense=self.dense,
+            retriever=self.retriever,
+            encoder=self.encoder,
+        )
 
 
 def _sentence(text: str) -> str:
@@ -193,8 +196,33 @@ def _sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
-def make_search_tool(corpus: Corpus, *, k: int = 3, index: BM25 | None = None) -> SearchTool:
-    """Build the ``search_<corpus.name>`` tool, indexing ``corpus.texts()`` if no index is given."""
+def make_search_tool(
+    corpus: Corpus | IndexedCorpus | BaseRetriever,
+    *,
+    k: int = 3,
+    index: BM25 | None = None,
+    encoder: Any = None,
+    name: str | None = None,
+) -> BaseTool:
+    """Build the ``search_<name>`` tool, indexing ``corpus.texts()`` if no index is given.
+
+    An `IndexedCorpus` brings its own BM25 index, dense vectors and retriever. Any other
+    LangChain `BaseRetriever` becomes a `RetrieverTool` named ``search_<name>`` (``name`` is
+    then required), speaking the same ``[id] text`` protocol.
+    """
+    if isinstance(corpus, BaseRetriever):
+        if name is None:
+            raise ValueError("a retriever needs a name for its search_<name> tool")
+        return retriever_tool(corpus, name, k=k)
+    if isinstance(corpus, IndexedCorpus):
+        return SearchTool(
+            corpus=corpus.corpus,
+            index=corpus.bm25,
+            k=k,
+            dense=corpus.dense,
+            retriever=check_retriever(corpus.retriever),
+            encoder=encoder,
+        )
     if index is None:
         index = BM25(corpus.texts())
     return SearchTool(corpus=corpus, index=index, k=k)

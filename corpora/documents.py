@@ -1,0 +1,229 @@
+"""Read a folder of documents into passages, saying which files were skipped and why.
+
+Readable kinds: ``.txt``, ``.md`` (``.markdown``), ``.rst``, ``.html`` (``.htm``) and ``.pdf``
+(through pypdf). Markdown, reStructuredText and HTML are split on their headings
+(`corpora.markup`), and every passage is titled by its file path and heading path
+(``guide.md > Install > From source``), so a question naming a file or a section finds it.
+Long sections, plain text and PDF text are split further with langchain's
+``RecursiveCharacterTextSplitter``. A file giving one passage has its path as id; a file giving
+several has ids ``path#1``, ``path#2``, ...
+
+A folder never fails for one bad file: a file is skipped with one of `SKIP_REASONS` (other
+suffixes, empty, unreadable, not UTF-8, not a regular file such as a named pipe, which is never
+opened). Hidden files and folders (``.git``) are ignored without a word.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+from corpora.markup import Section, html_sections, markdown_sections, rst_sections
+
+SPLIT_THRESHOLD = 1000
+"""Sections and files longer than this many characters are split into passages."""
+
+SPLIT_OVERLAP = 100
+"""Characters shared by neighbouring passages of a split section."""
+
+TITLE_SEPARATOR = " > "
+"""Between the file path and the headings in a passage title."""
+
+SKIP_REASONS = ("unsupported type", "empty", "unreadable", "not UTF-8", "not a regular file")
+"""Why a file of a folder was not read, in the order the summary lists them."""
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SPLITTER = RecursiveCharacterTextSplitter(
+    chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
+)
+
+
+class SkipFile(Exception):
+    """A file that cannot give passages; ``reason`` is one of `SKIP_REASONS`."""
+
+    def __init__(self, reason: str, detail: str = "", line: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.detail = " ".join(detail.split())
+        super().__init__(f"{reason}: {self.detail}" if self.detail else reason)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One passage's worth of a file, before it gets its id."""
+
+    title: str
+    text: str
+    metadata: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class FolderScan:
+    """The files of a folder worth reading, and those skipped before reading."""
+
+    files: list[tuple[str, Path]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def clean_text(text: str) -> str:
+    """Remove control characters other than tab, newline and carriage return."""
+    return _CONTROL_RE.sub("", text)
+
+
+def skip_summary(skipped: list[tuple[str, str]]) -> str:
+    """``"3 files skipped (2 unsupported type, 1 not a regular file)"``, or ``"0 skipped"``."""
+    counts = Counter(reason for _, reason in skipped)
+    if not counts:
+        return "0 skipped"
+    parts = [f"{counts[r]} {r}" for r in SKIP_REASONS if counts[r]]
+    unit = "file" if len(skipped) == 1 else "files"
+    return f"{len(skipped)} {unit} skipped ({', '.join(parts)})"
+
+
+def scan_folder(root: Path, onerror: Callable[[OSError], None] | None = None) -> FolderScan:
+    """List a folder's readable files (sorted relative POSIX paths) and the ones skipped."""
+    scan = FolderScan()
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for fname in filenames:
+            if fname.startswith("."):
+                continue
+            full = Path(dirpath) / fname
+            rel = full.relative_to(root).as_posix()
+            reason = _pre_read_skip(full)
+            if reason is None:
+                scan.files.append((rel, full))
+            else:
+                scan.skipped.append((rel, reason))
+    scan.files.sort()
+    scan.skipped.sort()
+    return scan
+
+
+def supported(path: Path) -> bool:
+    """Whether the file's suffix is one the loader reads."""
+    return path.suffix.lower() in _READERS
+
+
+def _pre_read_skip(path: Path) -> str | None:
+    """The reason to skip a file without opening it, if any."""
+    if not supported(path):
+        return "unsupported type"
+    try:
+        mode = path.stat().st_mode  # follows symlinks: a link to a regular file is read
+    except OSError:
+        return "unreadable"
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def read_chunks(path: Path, rel: str, data: bytes | None = None) -> list[Chunk]:
+    """The chunks of one document file; `SkipFile` when it gives none."""
+    reader = _READERS.get(path.suffix.lower())
+    if reader is None:
+        raise SkipFile("unsupported type")
+    if data is None:
+        data = read_regular(path)
+    sections = reader(data)
+    chunks: list[Chunk] = []
+    for section in sections:
+        title = TITLE_SEPARATOR.join((rel, *section.headings))
+        meta: dict[str, object] = {"path": rel}
+        if section.headings:
+            meta["headings"] = list(section.headings)
+        chunks += _split(section.text, title, meta)
+    if not chunks:
+        raise SkipFile("empty")
+    return chunks
+
+
+def read_regular(path: Path) -> bytes:
+    """A regular file's bytes; `SkipFile` for anything else (never opens a pipe or device)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise SkipFile("unreadable", e.strerror or str(e)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SkipFile("not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    except OSError as e:
+        raise SkipFile("unreadable", e.strerror or str(e)) from None
+    finally:
+        os.close(fd)
+
+
+def decode_utf8(data: bytes) -> str:
+    """UTF-8 text (BOM dropped, control characters removed); `SkipFile` if it is not UTF-8."""
+    try:
+        return clean_text(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        detail = f"byte 0x{data[e.start]:02x} at offset {e.start}"
+        raise SkipFile("not UTF-8", detail, line) from None
+
+
+def _split(text: str, title: str, meta: dict[str, object]) -> list[Chunk]:
+    """One chunk for a short text, else the splitter's pieces (whitespace collapsed)."""
+    if not text.strip():
+        return []
+    if len(text) <= SPLIT_THRESHOLD:
+        return [Chunk(title, " ".join(text.split()), meta)]
+    pieces = _SPLITTER.create_documents([text])
+    return [Chunk(title, " ".join(p.page_content.split()), meta) for p in pieces]
+
+
+def _plain(data: bytes) -> list[Section]:
+    """A text file: one section, paragraphs kept for the splitter."""
+    text = decode_utf8(data)
+    return [Section((), text.strip())] if text.strip() else []
+
+
+def _markdown(data: bytes) -> list[Section]:
+    """A Markdown file, split on headings."""
+    return markdown_sections(decode_utf8(data))
+
+
+def _rst(data: bytes) -> list[Section]:
+    """A reStructuredText file, split on section titles."""
+    return rst_sections(decode_utf8(data))
+
+
+def _html(data: bytes) -> list[Section]:
+    """An HTML page, text only, split on headings."""
+    return html_sections(decode_utf8(data))
+
+
+def _pdf(data: bytes) -> list[Section]:
+    """A PDF's text through pypdf, one section a page; `SkipFile` if pypdf cannot read it."""
+    import io
+    import logging
+
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [clean_text(page.extract_text() or "") for page in reader.pages]
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as e:
+        raise SkipFile("unreadable", f"not a readable PDF ({e})") from None
+    return [Section((f"page {n}",), t) for n, t in enumerate(pages, start=1) if t.strip()]
+
+
+_READERS: dict[str, Callable[[bytes], list[Section]]] = {
+    ".txt": _plain,
+    ".md": _markdown,
+    ".markdown": _markdown,
+    ".rst": _rst,
+    ".html": _html,
+    ".htm": _html,
+    ".pdf": _pdf,
+}

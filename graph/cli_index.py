@@ -1,0 +1,179 @@
+"""`agent index NAME PATH` and `agent corpora`: saved indexes of a user's own documents."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graph.cli_support import user_errors
+
+RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
+
+
+def indexes_dir() -> Path:
+    """``$AGENT_HOME/indexes``: where saved indexes live."""
+    from graph.persistence import agent_home
+    from tools.index_store import indexes_root
+
+    return indexes_root(agent_home())
+
+
+REAL_EMBED_ENV = "RAG_REAL_EMBED"
+"""Seed 000's switch: ``1`` makes `agent demo` search the seed corpora with dense retrieval."""
+
+
+def demo_retriever() -> tuple[str, str]:
+    """The retriever `agent demo` uses and the ``[embed]`` line saying so, as the seed prints it.
+
+    ``RAG_REAL_EMBED=1`` asks for all-MiniLM-L6-v2; when the model is not installed or fails
+    its check, the demo says why and stays on BM25 (the seed falls back the same way).
+    """
+    from tools.embeddings import EmbeddingError
+    from tools.retrievers import default_encoder, default_retriever
+
+    if os.environ.get(REAL_EMBED_ENV, "").strip() != "1":
+        chosen = default_retriever()
+        if chosen == "bm25":
+            return "bm25", (
+                "[embed] using the BM25 keyword retriever (offline default; "
+                f"set {REAL_EMBED_ENV}=1 for sentence-transformers all-MiniLM-L6-v2)"
+            )
+    else:
+        chosen = "dense"
+    try:
+        default_encoder()
+    except EmbeddingError as e:
+        return "bm25", f"[embed] {chosen} retrieval unavailable ({e}); using BM25"
+    return chosen, (
+        f"[embed] using {chosen} retrieval: sentence-transformers all-MiniLM-L6-v2 "
+        "(sha256 checked, offline)"
+    )
+
+
+def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
+    """A saved index for a bare NAME that has one, else the corpus `NAME=PATH` or `PATH` loads.
+
+    A saved index is searched as it was built unless `retriever` says otherwise (dense and
+    hybrid need an index built with vectors). Files a folder skipped are reported on standard
+    error, one line.
+    """
+    import dataclasses
+
+    from corpora import CorpusError, parse_corpus_spec
+    from corpora.documents import skip_summary
+    from corpora.loader import check_name
+    from tools.index_store import IndexStoreError, open_index, saved
+
+    root = indexes_dir()
+    try:
+        is_saved = saved(root, check_name(spec))
+    except CorpusError:
+        is_saved = False
+    if is_saved:
+        indexed = open_index(root, spec)
+        if retriever is None or retriever == indexed.retriever:
+            return indexed
+        if indexed.dense is None:
+            raise IndexStoreError(
+                f"saved index {spec!r} has no vectors for {retriever}: "
+                f"run `agent index {spec} PATH --retriever {retriever}`"
+            )
+        return dataclasses.replace(indexed, retriever=retriever)
+    corpus = parse_corpus_spec(spec)
+    if corpus.skipped:
+        click.echo(f"note: corpus {corpus.name}: {skip_summary(list(corpus.skipped))}", err=True)
+    return corpus
+
+
+@click.command("index")
+@click.argument("name")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option(
+    "--retriever",
+    type=RETRIEVER_CHOICE,
+    default=None,
+    help="How the index is searched (default: $AGENT_RETRIEVER, else bm25).",
+)
+def index_command(name: str, path: Path, retriever: str | None) -> None:
+    """Index a .jsonl file, a document or a folder as NAME (re-run: only changed files)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from tools.index_build import build_index
+    from tools.retrievers import default_retriever
+
+    with user_errors():
+        chosen = retriever or default_retriever()
+        if chosen != "bm25":
+            from tools.retrievers import default_encoder
+
+            default_encoder()  # one line saying what to install, before any work
+        console = Console(stderr=True)
+        with Progress(
+            TextColumn("indexing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}", markup=False),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        ) as bar:
+            task = bar.add_task("", total=None)
+
+            def advance(done: int, total: int, current: str) -> None:
+                """Move the bar to file `done` of `total`."""
+                bar.update(task, completed=done, total=total, description=_short(current))
+
+            summary = build_index(indexes_dir(), name, path, chosen, progress=advance)
+    click.echo(summary.line())
+
+
+@click.command("corpora")
+@click.option("--drop", "drop", metavar="NAME", default=None, help="Remove the saved index NAME.")
+def corpora_command(drop: str | None) -> None:
+    """List saved indexes (name, retriever, files, passages, size, built), or --drop one."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from tools.index_store import drop_index, list_indexes
+
+    with user_errors():
+        root = indexes_dir()
+        if drop is not None:
+            drop_index(root, drop)
+            click.echo(f"dropped saved index {drop!r}")
+            return
+        rows = list_indexes(root)
+    if not rows:
+        click.echo("no saved indexes: run `agent index NAME PATH`")
+        return
+    table = Table("name", "retriever", "files", "passages", "size", "built", "source")
+    for row in rows:
+        cells = (row.name, row.retriever, str(row.files), str(row.passages), _size(row.size))
+        table.add_row(*(Text(c) for c in (*cells, row.built, _printable(row.source))))
+    Console(width=max(120, Console().width), file=sys.stdout).print(table)
+
+
+def _size(n: int) -> str:
+    """Bytes as a short human figure."""
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def _printable(text: str) -> str:
+    """Control characters shown as escapes, so a file name cannot drive the terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _short(text: str, width: int = 40) -> str:
+    """A file path cut to fit the progress line."""
+    text = _printable(text)
+    return text if len(text) <= width else "..." + text[-(width - 3) :]

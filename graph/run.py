@@ -26,6 +26,7 @@ from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import AgentGraph, build_agent
 from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
+from graph.thread_lock import thread_lock
 from graph.trace import render_step
 from graph.transcript import current_turn
 
@@ -86,6 +87,16 @@ def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
     )
 
 
+def mid_run(snapshot: StateSnapshot) -> bool:
+    """Whether the thread stopped inside a step: a task is still due, or done but not merged.
+
+    A process killed after a node's writes were saved but before the next checkpoint leaves
+    the step's tasks with their saved writes (`next` is then empty): continuing the run from
+    the thread's head (`stream(None, config)`) applies those writes instead of losing them.
+    """
+    return bool(snapshot.next) or bool(snapshot.tasks)
+
+
 def new_thread_id() -> str:
     """A fresh thread id."""
     return f"t-{uuid.uuid4().hex[:12]}"
@@ -136,7 +147,7 @@ class Session:
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
         context = Context(model=model, max_steps=max_steps, k=self.k)
         snapshot = self.agent_thread(thread_id)
-        if snapshot.next and snapshot.values.get("question") == question:
+        if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
         config = run_config(max_steps, thread_id)
         printer = _Printer(on_lines, already=0, question=question)
@@ -157,7 +168,7 @@ class Session:
         """
         snapshot = self.snapshot(thread_id)
         context = Context(model=model, max_steps=max_steps, k=self.k)
-        if snapshot.next:
+        if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
@@ -226,13 +237,15 @@ class Session:
 
     def snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's latest state; UnknownThread, or NotAnAgentThread for another graph's."""
-        check_thread_id(thread_id)
-        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
-        if not snapshot.values:
+        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
+        saved = self.checkpointer.get_tuple(config)
+        if saved is None:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        if not is_agent_state(snapshot.values):
+        # The stored channels, not the snapshot's values: a run killed right after its input
+        # was saved holds the question only in `__start__`, which the values leave out.
+        if not is_agent_state(saved.checkpoint.get("channel_values", {})):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return snapshot
+        return self.graph.get_state(config)
 
     def result(self, thread_id: str) -> dict[str, Any]:
         """The stored result of the thread's latest turn."""
@@ -266,11 +279,13 @@ class Session:
         """Run a thread on from its latest checkpoint, within what is left of the budget."""
         done = int(snapshot.values.get("steps") or 0)
         left = max(context.max_steps - done, 0)
+        thread_id = snapshot.config["configurable"]["thread_id"]
+        # No checkpoint id: addressed at a checkpoint, LangGraph re-runs (time travel) the tasks
+        # whose writes were saved; at the thread's head it hands those writes back.
         config: RunnableConfig = {
             "recursion_limit": STEPS_PER_TOOL_ROUND * left + 3,
-            "configurable": dict(snapshot.config["configurable"]),
+            "configurable": {"thread_id": thread_id},
         }
-        thread_id = snapshot.config["configurable"]["thread_id"]
         return self._drive(None, config, context, _Printer(on_lines, already=0), thread_id)
 
     def _drive(
@@ -281,13 +296,17 @@ class Session:
         printer: _Printer,
         thread_id: str,
     ) -> dict[str, Any]:
-        """Stream the graph, hand finished steps to the printer, and return the result."""
+        """Stream the graph, hand finished steps to the printer, and return the result.
+
+        The run holds the thread's lock (`graph.thread_lock`): a second writer is refused.
+        """
         final: dict[str, Any] = {}
-        for values in self.graph.stream(
-            cast(Any, inputs), config, context=context, stream_mode="values"
-        ):
-            final = values
-            printer.show(values.get("messages", []))
+        with thread_lock(self.checkpointer, thread_id):
+            for values in self.graph.stream(
+                cast(Any, inputs), config, context=context, stream_mode="values"
+            ):
+                final = values
+                printer.show(values.get("messages", []))
         printer.show(final.get("messages", []), final=True)
         return self.result(thread_id)
 

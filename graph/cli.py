@@ -153,7 +153,7 @@ def threads(limit: int, db: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    with session(db) as agent:
+    with session(db, read_only=True) as agent:
         rows = agent.threads(limit)
     if not rows:
         click.echo("no threads yet: run `agent ask QUESTION` or `agent demo`")
@@ -190,7 +190,7 @@ def replay(
     from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
     from graph.transcript import current_turn
 
-    with session(db, model=model) as agent, user_errors():
+    with session(db, model=model, read_only=fork_step is None) as agent, user_errors():
         if flow_thread_state(agent.checkpointer, check_thread_id(thread_id)) is not None:
             echo_lines(render_flow(result_of(flow_for(agent.checkpointer), thread_id)))
             return

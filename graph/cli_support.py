@@ -39,9 +39,16 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def session(
-    db: str | None, corpus_specs: tuple[str, ...] = (), k: int = DEFAULT_K, model: str | None = None
+    db: str | None,
+    corpus_specs: tuple[str, ...] = (),
+    k: int = DEFAULT_K,
+    model: str | None = None,
+    read_only: bool = False,
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora, checking the model."""
+    """A `Session` on the chosen checkpoint store, with user corpora, checking the model.
+
+    `read_only` opens the store only to read it (`threads`, `replay`).
+    """
     from corpora import parse_corpus_spec
     from graph.models import load_model
     from graph.persistence import open_checkpointer
@@ -51,7 +58,7 @@ def session(
         corpora = [parse_corpus_spec(spec) for spec in corpus_specs]
         if model is not None:
             load_model(model)
-        with open_checkpointer(db) as saver:
+        with open_checkpointer(db, read_only=read_only) as saver:
             yield Session(saver, corpora=corpora, k=k)
 
 

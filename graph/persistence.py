@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -43,23 +44,108 @@ def check_thread_id(thread_id: str) -> str:
     return thread_id
 
 
+POSTGRES_SCHEMES = ("postgres://", "postgresql://")
+URL_LIKE_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+PASSWORD_RE = re.compile(r"(//[^/:@]*:)[^/@]*@")
+
+
+def check_db(db: str | None) -> None:
+    """Refuse a `--db` that looks like a URL but is not a PostgreSQL one (nothing is created).
+
+    `postgresq://...` (a typo) or `file:x.sqlite?mode=ro` would otherwise become a SQLite
+    file under a folder named after the scheme.
+    """
+    if not db or db.startswith(POSTGRES_SCHEMES) or not URL_LIKE_RE.match(db):
+        return
+    shown = PASSWORD_RE.sub(r"\1***@", db)
+    raise CheckpointerError(
+        f"--db {shown!r} looks like a URL but only postgresql:// URLs are supported; "
+        "give a SQLite file as a plain path"
+    )
+
+
 @contextmanager
-def open_checkpointer(db: str | None = None) -> Iterator[BaseCheckpointSaver]:
-    """The checkpointer for `db`: None (the state directory's SQLite file), a path, or a URL."""
-    if db and db.startswith(("postgres://", "postgresql://")):
+def open_checkpointer(
+    db: str | None = None, *, read_only: bool = False
+) -> Iterator[BaseCheckpointSaver]:
+    """The checkpointer for `db`: None (the state directory's SQLite file), a path, or a URL.
+
+    `read_only` opens a SQLite store for reading only: nothing is created or changed, so a
+    read-only file or folder can be read (a missing file reads as an empty store).
+    """
+    check_db(db)
+    if db and db.startswith(POSTGRES_SCHEMES):
         with _postgres(db) as saver:
             yield saver
         return
     path = Path(db) if db else agent_home() / DB_FILE
-    with _sqlite(path) as saver:
+    opener = _sqlite_read_only if read_only else _sqlite
+    with opener(path) as saver:
         yield saver
 
 
 @contextmanager
-def _sqlite(path: Path) -> Iterator[SqliteSaver]:
-    """A SqliteSaver on `path` (created if missing), in WAL mode with a generous lock timeout."""
+def _sqlite_read_only(path: Path) -> Iterator[SqliteSaver]:
+    """A SqliteSaver that only reads `path` (an empty in-memory store when it is missing)."""
     if path.is_dir():
         raise CheckpointerError(f"{path}: is a directory, not a SQLite file")
+    folder = next((p for p in path.parents if p.exists()), None)
+    if folder is not None and not folder.is_dir():
+        raise CheckpointerError(f"{folder}: is a file, not a folder for the checkpoint database")
+    if not path.exists():
+        conn = sqlite3.connect(":memory:", check_same_thread=False)
+    else:
+        conn = _connect_read_only(path)
+    try:
+        saver = SqliteSaver(conn)
+        if path.exists():
+            _check_tables(path, conn)
+            saver.is_setup = True  # its setup writes (journal mode, tables)
+        yield saver
+    finally:
+        conn.close()
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection; `immutable` when even the WAL index cannot be opened."""
+    location = quote(str(path.resolve()))
+    try:
+        conn = sqlite3.connect(
+            f"file:{location}?mode=ro", uri=True, check_same_thread=False, timeout=sqlite_timeout()
+        )
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.DatabaseError as error:
+        if "not a database" in str(error) or "malformed" in str(error):
+            raise CheckpointerError(_sqlite_problem(path, error)) from None
+    try:  # a WAL database in a folder we may not write: no -shm can be made
+        return sqlite3.connect(f"file:{location}?immutable=1", uri=True, check_same_thread=False)
+    except sqlite3.Error as error:
+        raise CheckpointerError(f"{path}: cannot open the checkpoint database: {error}") from None
+
+
+def _check_tables(path: Path, conn: sqlite3.Connection) -> None:
+    """Refuse a SQLite file that is not a checkpoint store."""
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.DatabaseError as error:
+        raise CheckpointerError(_sqlite_problem(path, error)) from None
+    tables = {row[0] for row in rows}
+    if tables and not {"checkpoints", "writes"} <= tables:
+        raise CheckpointerError(f"{path}: a SQLite file, but not a checkpoint database")
+
+
+@contextmanager
+def _sqlite(path: Path) -> Iterator[SqliteSaver]:
+    """A SqliteSaver on `path` (created if missing), in WAL mode with a generous lock timeout.
+
+    An existing file is checked (`PRAGMA quick_check`) before anything in it is changed, so a
+    damaged one is reported and left byte for byte as it was.
+    """
+    if path.is_dir():
+        raise CheckpointerError(f"{path}: is a directory, not a SQLite file")
+    if path.exists() and path.stat().st_size > 0:
+        _check_integrity(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, check_same_thread=False, timeout=sqlite_timeout())
@@ -76,6 +162,38 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
         except sqlite3.DatabaseError as error:
             raise CheckpointerError(_sqlite_problem(path, error)) from None
         yield saver
+    finally:
+        conn.close()
+
+
+def _check_integrity(path: Path) -> None:
+    """A one-line CheckpointerError when an existing SQLite file is damaged.
+
+    Nothing is written: with no WAL content the file is read as `immutable` (no -wal or -shm
+    is made beside it); a failure then is confirmed by an ordinary read-only check only if a
+    writer has started meanwhile (its -wal file is there).
+    """
+    wal = Path(f"{path}-wal")
+    problem = "unchecked"
+    if not wal.exists() or wal.stat().st_size == 0:
+        location = quote(str(path.resolve()))
+        problem = _quick_check(sqlite3.connect(f"file:{location}?immutable=1", uri=True))
+    if problem != "ok" and wal.exists():
+        problem = _quick_check(_connect_read_only(path))
+    if problem != "ok":
+        detail = " ".join(problem.split())[:120]
+        raise CheckpointerError(
+            f"{path}: the checkpoint database is damaged ({detail}); it was left as is"
+        )
+
+
+def _quick_check(conn: sqlite3.Connection) -> str:
+    """SQLite's `quick_check` verdict ("ok", or the first problem), closing `conn`."""
+    try:
+        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        return str(row[0]) if row else "no result"
+    except sqlite3.DatabaseError as error:
+        return str(error)
     finally:
         conn.close()
 

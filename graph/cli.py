@@ -110,8 +110,10 @@ def ask(
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
+    from graph.cli_support import interrupted_hint
     from graph.nodes import question_problem
     from graph.persistence import check_thread_id
+    from graph.run import new_thread_id
     from graph.trace import render_goal, render_result
     from graph.transcript import current_turn
 
@@ -127,7 +129,8 @@ def ask(
                 agent.agent_thread(thread_id)
         if not as_json:
             echo_lines(render_goal(question))
-        with user_errors():
+        thread_id = thread_id or new_thread_id()
+        with user_errors(), interrupted_hint(thread_id):
             result = agent.ask(
                 question,
                 model=model,
@@ -244,6 +247,8 @@ def resume(
         return
     with session(db, model=model) as agent, user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)
+        if agent.is_finished(thread_id) and not as_json:
+            click.echo(f"thread {thread_id} is finished: nothing to resume; its result:")
         result = agent.resume(
             thread_id, model=model, max_steps=max_steps, on_lines=None if as_json else echo_lines
         )

@@ -38,6 +38,16 @@ def user_errors() -> Iterator[None]:
 
 
 @contextmanager
+def interrupted_hint(thread_id: str) -> Iterator[None]:
+    """On Ctrl-C, say how to resume the thread (one line) and exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"error: interrupted; resume with: agent resume {thread_id}", err=True)
+        raise SystemExit(130) from None
+
+
+@contextmanager
 def session(
     db: str | None,
     corpus_specs: tuple[str, ...] = (),

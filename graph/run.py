@@ -163,18 +163,33 @@ class Session:
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
 
-        A run killed before its first step (only the question was saved) starts over; a
-        finished one is left as it is and its result returned.
+        A run killed before its first step (only the question was saved) starts over; a run
+        that stopped on an error retries the failed model call; a finished one is left as it
+        is and its result returned (`is_finished` tells which).
         """
         snapshot = self.snapshot(thread_id)
         context = Context(model=model, max_steps=max_steps, k=self.k)
         if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
+        if snapshot.values.get("stopped") == "error":
+            points = self.fork_points(thread_id)
+            if points and len(points) <= max_steps:
+                return self.fork(
+                    thread_id, len(points), model=model, max_steps=max_steps, on_lines=on_lines
+                )
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
             config = run_config(max_steps, thread_id)
             return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
         return self.result(thread_id)
+
+    def is_finished(self, thread_id: str) -> bool:
+        """Whether the thread's latest turn ended (answer or budget): `resume` has nothing to do.
+
+        A turn that stopped on an error is not finished: `resume` retries its failed step.
+        """
+        snapshot = self.snapshot(thread_id)
+        return not mid_run(snapshot) and snapshot.values.get("stopped") in ("answer", "budget")
 
     def fork(
         self,

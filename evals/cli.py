@@ -176,6 +176,11 @@ def write_comparison(
 )
 @click.option("--run-id", default=None, help="Run id in thread ids and the folder (default: now).")
 @click.option(
+    "--rerun",
+    is_flag=True,
+    help="With an existing --run-id, ask finished questions again (default: reuse them).",
+)
+@click.option(
     "--db",
     default=None,
     metavar="PATH|URL",
@@ -191,6 +196,7 @@ def eval_command(
     out: Path | None,
     compare: str | None,
     run_id: str | None,
+    rerun: bool,
     db: str | None,
 ) -> None:
     """Run a dataset through the agent; print the metrics and write results and reports."""
@@ -241,6 +247,7 @@ def eval_command(
                     checkpointer=saver,
                     run_id=this_id,
                     on_record=on_record,
+                    rerun=rerun,
                 )
             run = EvalRun(
                 dataset=dataset,

@@ -10,7 +10,7 @@ with open_checkpointer() as saver:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -27,6 +27,13 @@ from graph.graph import AgentGraph, build_agent
 from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
 from graph.thread_lock import thread_lock
+from graph.thread_settings import (
+    BUILTIN_SOURCE,
+    ThreadSettings,
+    needs_of,
+    read_settings,
+    with_settings,
+)
 from graph.trace import render_step
 from graph.transcript import current_turn
 
@@ -115,12 +122,20 @@ class Session:
         k: int = DEFAULT_K,
         model: BaseChatModel | None = None,
         builtins: bool = True,
+        sources: Mapping[str, str | None] | None = None,
     ) -> None:
+        """Build the agent over the corpora.
+
+        `sources` says where each given corpus can be loaded from again (a path, or
+        `dataset:<spec>`); it is recorded with every run so a resume can restore it.
+        """
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
 
         everything = [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
         everything += list(corpora)
+        known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
+        self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
         self.k = k
         self.checkpointer = checkpointer
         self.graph: AgentGraph = build_agent(
@@ -131,25 +146,26 @@ class Session:
         self,
         question: str,
         *,
-        model: str = "policy",
-        max_steps: int = DEFAULT_MAX_STEPS,
+        model: str | None = None,
+        max_steps: int | None = None,
         thread_id: str | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Run one question on a thread (new, or continued) and return its result.
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
-        question is resumed from its last checkpoint instead of starting over.
+        question is resumed from its last checkpoint instead of starting over. `model` and
+        `max_steps` default to the thread's (see `graph.thread_settings`), else the defaults.
         """
         problem = question_problem(question)
         if problem is not None:
             raise ValueError(problem)
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = Context(model=model, max_steps=max_steps, k=self.k)
+        context = self._context(thread_id, model, max_steps)
         snapshot = self.agent_thread(thread_id)
         if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
-        config = run_config(max_steps, thread_id)
+        config = run_config(context.max_steps, thread_id)
         printer = _Printer(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
@@ -157,8 +173,8 @@ class Session:
         self,
         thread_id: str,
         *,
-        model: str = "policy",
-        max_steps: int = DEFAULT_MAX_STEPS,
+        model: str | None = None,
+        max_steps: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
@@ -168,18 +184,22 @@ class Session:
         is and its result returned (`is_finished` tells which).
         """
         snapshot = self.snapshot(thread_id)
-        context = Context(model=model, max_steps=max_steps, k=self.k)
+        context = self._context(thread_id, model, max_steps)
         if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") == "error":
             points = self.fork_points(thread_id)
-            if points and len(points) <= max_steps:
+            if points and len(points) <= context.max_steps:
                 return self.fork(
-                    thread_id, len(points), model=model, max_steps=max_steps, on_lines=on_lines
+                    thread_id,
+                    len(points),
+                    model=context.model,
+                    max_steps=context.max_steps,
+                    on_lines=on_lines,
                 )
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
-            config = run_config(max_steps, thread_id)
+            config = run_config(context.max_steps, thread_id)
             return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
         return self.result(thread_id)
 
@@ -196,17 +216,29 @@ class Session:
         thread_id: str,
         step: int,
         *,
-        model: str = "policy",
-        max_steps: int = DEFAULT_MAX_STEPS,
+        model: str | None = None,
+        max_steps: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
-        """Re-run the latest turn from just before model call `step`; the old branch is kept."""
-        point = self.check_fork(thread_id, step, max_steps)
-        config = run_config(max_steps - step + 1, None)
+        """Re-run the latest turn from just before model call `step`; the old branch is kept.
+
+        `model` and `max_steps` default to the thread's, as in `ask`.
+        """
+        context = self._context(thread_id, model, max_steps)
+        point = self.check_fork(thread_id, step, context.max_steps)
+        config = run_config(context.max_steps - step + 1, None)
         config["configurable"] = dict(point.config["configurable"])
-        context = Context(model=model, max_steps=max_steps, k=self.k)
         lines = _Printer(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
+
+    def _context(self, thread_id: str, model: str | None, max_steps: int | None) -> Context:
+        """The run's settings: those given, else the thread's recorded ones, else defaults."""
+        saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
+        if max_steps is None:
+            max_steps = saved.max_steps if saved.max_steps is not None else DEFAULT_MAX_STEPS
+        if model is None:
+            model = saved.model or "policy"
+        return Context(model=model, max_steps=max_steps, k=self.k)
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
@@ -256,9 +288,13 @@ class Session:
         saved = self.checkpointer.get_tuple(config)
         if saved is None:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        # The stored channels, not the snapshot's values: a run killed right after its input
-        # was saved holds the question only in `__start__`, which the values leave out.
-        if not is_agent_state(saved.checkpoint.get("channel_values", {})):
+        # The recorded kind first; for threads saved before it was, the stored channels (not
+        # the snapshot's values: a run killed right after its input was saved holds the
+        # question only in `__start__`, which the values leave out).
+        kind = (saved.metadata or {}).get("graph")
+        if kind not in (None, "agent") or (
+            kind is None and not is_agent_state(saved.checkpoint.get("channel_values", {}))
+        ):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 
@@ -316,6 +352,10 @@ class Session:
         The run holds the thread's lock (`graph.thread_lock`): a second writer is refused.
         """
         final: dict[str, Any] = {}
+        settings = ThreadSettings(
+            model=context.model, max_steps=context.max_steps, k=self.k, corpora=self.corpus_needs
+        )
+        config = with_settings(config, settings)
         with thread_lock(self.checkpointer, thread_id):
             for values in self.graph.stream(
                 cast(Any, inputs), config, context=context, stream_mode="values"

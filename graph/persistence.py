@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sqlite3
@@ -23,6 +24,9 @@ DB_FILE = "checkpoints.sqlite"
 SQLITE_TIMEOUT_ENV = "AGENT_SQLITE_TIMEOUT"
 SQLITE_TIMEOUT_S = 10.0
 """How long a write waits for another process's lock before failing (one clear line)."""
+DB_TIMEOUT_ENV = "AGENT_DB_TIMEOUT"
+DB_TIMEOUT_S = 30.0
+"""PostgreSQL: the most a connection attempt, a statement or a lock wait may take."""
 THREAD_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
 
 
@@ -213,6 +217,11 @@ def describe_store_error(error: Exception) -> str:
         return "the checkpoint database is locked by another process; try again"
     if "not a database" in text or "malformed" in text:
         return "the checkpoint database is corrupted; it was left as is"
+    if "statement timeout" in text or "lock timeout" in text:
+        return (
+            f"the checkpoint database did not answer within {DB_TIMEOUT_ENV}="
+            f"{db_timeout():g}s ({text[:120]})"
+        )
     return f"checkpoint store error: {type(error).__name__}: {text[:200]}"
 
 
@@ -233,16 +242,44 @@ def _postgres(url: str) -> Iterator[BaseCheckpointSaver]:
         from langgraph.checkpoint.postgres import PostgresSaver
     except ImportError:  # pragma: no cover - a dependency of the project
         raise CheckpointerError("PostgreSQL needs langgraph-checkpoint-postgres") from None
+    conninfo = postgres_conninfo(url)
     try:
-        manager = PostgresSaver.from_conn_string(url)
+        manager = PostgresSaver.from_conn_string(conninfo)
         saver = manager.__enter__()
     except Exception as error:
         raise CheckpointerError(f"cannot connect to PostgreSQL: {_first_line(error)}") from None
     try:
-        _setup_once(url, saver)
+        _setup_once(conninfo, saver)
         yield saver
     finally:
         manager.__exit__(None, None, None)
+
+
+def db_timeout() -> float:
+    """$AGENT_DB_TIMEOUT seconds (default 30): PostgreSQL's connect, statement, lock waits."""
+    try:
+        return env_float(DB_TIMEOUT_ENV, DB_TIMEOUT_S, 0.1, 3600)
+    except ValueError as error:
+        raise CheckpointerError(str(error)) from None
+
+
+def postgres_conninfo(url: str) -> str:
+    """`url` with a connect timeout and statement and lock timeouts (`db_timeout`).
+
+    A server that accepts and never replies, or a table lock held elsewhere, then ends in
+    one line instead of a hang. Options already in the URL are kept.
+    """
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    seconds = db_timeout()
+    try:
+        params = conninfo_to_dict(url)
+    except Exception as error:
+        raise CheckpointerError(f"bad PostgreSQL URL: {_first_line(error)}") from None
+    millis = max(1, int(seconds * 1000))
+    limits = f"-c statement_timeout={millis} -c lock_timeout={millis}"
+    options = f"{params.get('options') or ''} {limits}".strip()
+    return make_conninfo(url, connect_timeout=max(2, math.ceil(seconds)), options=options)
 
 
 SETUP_LOCK_KEY = 0x6167656E74  # "agent": one advisory lock for the schema migrations

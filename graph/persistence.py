@@ -17,6 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph.env import env_float
+from graph.sqlite_deadline import DeadlineSqliteSaver, LockBudget
 
 HOME_ENV = "AGENT_HOME"
 DEFAULT_HOME = ".agent"
@@ -141,7 +142,10 @@ def _check_tables(path: Path, conn: sqlite3.Connection) -> None:
 
 @contextmanager
 def _sqlite(path: Path) -> Iterator[SqliteSaver]:
-    """A SqliteSaver on `path` (created if missing), in WAL mode with a generous lock timeout.
+    """A SqliteSaver on `path` (created if missing), in WAL mode.
+
+    Its lock waits share one deadline (`sqlite_timeout`) for the whole command
+    (`graph.sqlite_deadline`).
 
     An existing file is checked (`PRAGMA quick_check`) before anything in it is changed, so a
     damaged one is reported and left byte for byte as it was.
@@ -161,7 +165,7 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
             # In WAL mode NORMAL loses no committed checkpoint when the process dies (only a
             # power cut can take the last few); FULL would fsync every one of ~15 writes a run.
             conn.execute("PRAGMA synchronous=NORMAL")
-            saver = SqliteSaver(conn)
+            saver = DeadlineSqliteSaver(conn, LockBudget(sqlite_timeout()))
             saver.setup()
         except sqlite3.DatabaseError as error:
             raise CheckpointerError(_sqlite_problem(path, error)) from None

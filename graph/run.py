@@ -17,7 +17,7 @@ from typing import Any, cast
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot
 
 from corpora import Corpus
@@ -73,6 +73,19 @@ def is_agent_state(values: dict[str, Any]) -> bool:
     """
     started = values.get("__start__")
     return "question" in values or (isinstance(started, dict) and "question" in started)
+
+
+def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
+    """Whether a stored checkpoint is an agent thread's.
+
+    The kind recorded in its metadata decides (`graph.thread_settings`); for threads saved
+    before kinds were recorded, the stored channels (not a snapshot's values: a run killed
+    right after its input was saved holds the question only in `__start__`).
+    """
+    kind = (saved.metadata or {}).get("graph")
+    if kind is not None:
+        return kind == "agent"
+    return is_agent_state(saved.checkpoint.get("channel_values", {}))
 
 
 def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
@@ -278,7 +291,7 @@ class Session:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
         config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
         saved = self.checkpointer.get_tuple(config)
-        if saved is not None and not is_agent_state(saved.checkpoint.get("channel_values", {})):
+        if saved is not None and not is_agent_checkpoint(saved):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 
@@ -288,13 +301,7 @@ class Session:
         saved = self.checkpointer.get_tuple(config)
         if saved is None:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        # The recorded kind first; for threads saved before it was, the stored channels (not
-        # the snapshot's values: a run killed right after its input was saved holds the
-        # question only in `__start__`, which the values leave out).
-        kind = (saved.metadata or {}).get("graph")
-        if kind not in (None, "agent") or (
-            kind is None and not is_agent_state(saved.checkpoint.get("channel_values", {}))
-        ):
+        if not is_agent_checkpoint(saved):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 

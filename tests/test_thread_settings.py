@@ -155,3 +155,20 @@ def test_an_eval_rerun_skips_finished_questions_unless_asked(
         assert [[r[k] for k in keys] for r in again] == [[r[k] for k in keys] for r in first]
         run_dataset(dataset, checkpointer=saver, run_id="same", concurrency=1, rerun=True)
         assert len(searches["ran"]) == 2 * ran
+
+
+def test_each_graph_records_its_kind_and_the_agent_reads_it() -> None:
+    from graph.flow.run import run_flow
+    from graph.router import build_router, run_router
+    from graph.run import NotAnAgentThread
+
+    saver = InMemorySaver()
+    request = "AC-250-A leaking water, pump not running"
+    run_flow(request, checkpointer=saver, thread_id="f1")
+    run_router(build_router(saver), request, thread_id="r1")
+    Session(saver).ask("what's our refund window?", thread_id="a1")
+    kinds = {t: getattr(read_settings(saver, t), "graph", None) for t in ("f1", "r1", "a1")}
+    assert kinds == {"f1": "flow", "r1": "router", "a1": "agent"}
+    for thread in ("f1", "r1"):
+        with pytest.raises(NotAnAgentThread):
+            Session(saver).snapshot(thread)

@@ -172,3 +172,19 @@ def test_each_graph_records_its_kind_and_the_agent_reads_it() -> None:
     for thread in ("f1", "r1"):
         with pytest.raises(NotAnAgentThread):
             Session(saver).snapshot(thread)
+
+
+def test_agent_eval_reuses_finished_questions_of_a_run_id_unless_rerun(
+    agent_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], searches: dict[str, Any]
+) -> None:
+    spec = str(write_dataset(tmp_path / "data"))
+    for argv, searched in (([], True), ([], False), (["--rerun"], True)):
+        before = len(searches["ran"])
+        out = tmp_path / f"out-{len(argv)}-{before}"
+        code, _, err = run_cli(
+            capsys, "eval", "--dataset", spec, "--run-id", "fixed", "--out", str(out), *argv
+        )
+        assert code == 0, err
+        assert (len(searches["ran"]) > before) == searched
+        rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+        assert [row["correct"] for row in rows] == [True, True]

@@ -193,6 +193,11 @@ def write_comparison(
     help="How the dataset's corpora are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
 @click.option(
+    "--rerun",
+    is_flag=True,
+    help="With an existing --run-id, ask finished questions again (default: reuse them).",
+)
+@click.option(
     "--db",
     default=None,
     metavar="PATH|URL",
@@ -209,6 +214,7 @@ def eval_command(
     compare: str | None,
     run_id: str | None,
     retriever: str | None,
+    rerun: bool,
     db: str | None,
 ) -> None:
     """Run a dataset through the agent; print the metrics and write results and reports."""
@@ -260,6 +266,7 @@ def eval_command(
                     run_id=this_id,
                     on_record=on_record,
                     retriever=retriever,
+                    rerun=rerun,
                 )
             run = EvalRun(
                 dataset=dataset,

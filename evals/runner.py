@@ -31,13 +31,14 @@ from langchain_core.messages import AIMessage, AnyMessage, SystemMessage, ToolMe
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
-from evals.datasets import Dataset, Question
+from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
 from graph.context import Context
 from graph.models import default_model_spec, load_model
 from graph.nodes import one_line
 from graph.persistence import check_thread_id
-from graph.run import Session
+from graph.run import Session, UnknownThread
+from graph.thread_settings import DATASET_PREFIX
 from graph.trace import iter_turns
 from graph.transcript import FINISH_TOOL, hits_of
 
@@ -91,10 +92,23 @@ def thread_id_for(dataset: str, run_id: str, question_id: str) -> str:
 def make_session(
     dataset: Dataset, checkpointer: BaseCheckpointSaver, k: int = 3, retriever: str | None = None
 ) -> Session:
-    """The agent over the dataset's corpus alone, or over the built-ins when it has none."""
+    """The agent over the dataset's corpus alone, or over the built-ins when it has none.
+
+    The corpus is recorded with each run as `dataset:<name or file>`, so `agent resume`
+    of an eval thread loads it again.
+    """
     if dataset.corpus is None:
         return Session(checkpointer, k=k, retriever=retriever)
-    return Session(checkpointer, corpora=[dataset.corpus], k=k, builtins=False, retriever=retriever)
+    spec = dataset.name if dataset.name in BUILTIN_DATASETS else (dataset.path or dataset.name)
+    sources: dict[str, str | None] = {dataset.corpus.name: f"{DATASET_PREFIX}{spec}"}
+    return Session(
+        checkpointer,
+        corpora=[dataset.corpus],
+        k=k,
+        builtins=False,
+        sources=sources,
+        retriever=retriever,
+    )
 
 
 def run_dataset(
@@ -109,13 +123,16 @@ def run_dataset(
     run_id: str | None = None,
     on_record: OnRecord | None = None,
     retriever: str | None = None,
+    rerun: bool = False,
 ) -> list[RunRecord]:
     """Run the dataset's questions (the first `limit`, if given) and return their records.
 
     Up to `concurrency` questions run at once on worker threads sharing one `Session`; each
     is a thread on `checkpointer` named by `thread_id_for` (`run_id` defaults to
     `new_run_id`). `on_record` is called on the calling thread as each run completes
-    (completion order); the returned records are in dataset order. Raises ModelSpecError for
+    (completion order); the returned records are in dataset order. A question whose thread
+    already finished under this run id is not asked again (its stored result is the record)
+    unless `rerun`; an interrupted one continues from its checkpoint. Raises ModelSpecError for
     an unknown model and ValueError for settings no run can honour, before anything runs.
     """
     if concurrency < 1:
@@ -131,6 +148,8 @@ def run_dataset(
 
     def run(question: Question) -> RunRecord:
         thread_id = thread_id_for(dataset.name, run_id, question.id)
+        if not rerun and finished(session, thread_id):
+            return stored_record(session, question, thread_id)
         return run_question(
             session, question, model=model, max_steps=max_steps, thread_id=thread_id
         )
@@ -183,6 +202,31 @@ def run_question(
         latency_s=latency,
         thread_id=thread_id,
         tokens=tokens or None,
+        tool_calls=tool_calls_of(turn),
+    )
+    return with_error(record, result.get("error"))
+
+
+def finished(session: Session, thread_id: str) -> bool:
+    """Whether the thread exists and its latest turn ended (an answer or the budget)."""
+    try:
+        return session.is_finished(thread_id)
+    except (UnknownThread, ValueError):
+        return False
+
+
+def stored_record(session: Session, question: Question, thread_id: str) -> RunRecord:
+    """The record of a finished thread, read back without running anything (latency 0)."""
+    result = session.result(thread_id)
+    turn, _values = read_thread(session.checkpointer, thread_id)
+    retrieved = [doc_id for ids in (result.get("retrieved") or {}).values() for doc_id in ids]
+    record = make_record(
+        question,
+        result,
+        retrieved=retrieved,
+        latency_s=0.0,
+        thread_id=thread_id,
+        tokens=int(result.get("tokens") or 0) or None,
         tool_calls=tool_calls_of(turn),
     )
     return with_error(record, result.get("error"))

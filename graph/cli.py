@@ -144,8 +144,11 @@ def ask(
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
+    from graph.cli_settings import thread_session
+    from graph.cli_support import interrupted_hint
     from graph.nodes import question_problem
     from graph.persistence import check_thread_id
+    from graph.run import new_thread_id
     from graph.trace import render_goal, render_result
     from graph.transcript import current_turn
 
@@ -155,17 +158,28 @@ def ask(
             raise ValueError(problem)
         if thread_id is not None:
             check_thread_id(thread_id)
-    with session(db, corpus_specs, k, model, mcp_specs, retriever) as agent:
+    settings = thread_session(
+        db,
+        thread_id,
+        model=model,
+        max_steps=max_steps,
+        k=k,
+        corpus_specs=corpus_specs,
+        mcp=mcp_specs,
+        retriever=retriever,
+    )
+    with settings as (agent, chosen):
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
         if not (as_json or quiet):
-            echo_lines(render_goal(question))
-        with user_errors():
+            echo_lines([*chosen.notes, *render_goal(question)])
+        thread_id = thread_id or new_thread_id()
+        with user_errors(), interrupted_hint(thread_id):
             result = agent.ask(
                 question,
-                model=model,
-                max_steps=max_steps,
+                model=chosen.model,
+                max_steps=chosen.max_steps,
                 thread_id=thread_id,
                 on_lines=None if as_json or quiet else echo_lines,
             )
@@ -191,7 +205,7 @@ def threads(limit: int, show_all: bool, db: str | None) -> None:
     """List stored threads, newest first, one line each (question -> answer)."""
     from graph.thread_list import is_eval_thread, terminal_width, thread_line
 
-    with session(db) as agent:
+    with session(db, read_only=True) as agent:
         rows = agent.threads(limit, skip=None if show_all else is_eval_thread)
         only_eval = not rows and not show_all and bool(agent.threads(1))
     if only_eval:
@@ -220,40 +234,56 @@ def replay(
     thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
-    from langchain_core.messages import AIMessage, ToolMessage
-
     from graph.flow.cli import flow_thread_state, render_flow
     from graph.flow.run import flow_for, result_of
     from graph.persistence import check_thread_id
-    from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
-    from graph.transcript import current_turn
+    from graph.trace import iter_turns, render_turn
 
-    with session(db, model=model) as agent, user_errors():
+    if fork_step is not None:
+        from graph.cli_settings import thread_session
+
+        with thread_session(db, thread_id, model=model, max_steps=max_steps) as (agent, chosen):
+            with user_errors():
+                fork_thread(agent, thread_id, fork_step, chosen)
+        return
+    with session(db, model=model, read_only=True) as agent, user_errors():
         if flow_thread_state(agent.checkpointer, check_thread_id(thread_id)) is not None:
             echo_lines(render_flow(result_of(flow_for(agent.checkpointer), thread_id)))
             return
         messages = agent.messages(thread_id)
-        if fork_step is None:
-            turns = list(iter_turns([m for m in messages if m.type != "system"]))
-            for number, turn in enumerate(turns, start=1):
-                last = number == len(turns)
-                echo_lines(render_turn(turn, agent.result(thread_id) if last else None))
-                if not last:
-                    click.echo("")
-            return
-        agent.check_fork(thread_id, fork_step, max_steps)
-        latest = current_turn(messages)
-        question = str(latest[0].content) if latest else ""
-        echo_lines([f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept"])
-        echo_lines(render_goal(question))
-        results = [m for m in latest if isinstance(m, ToolMessage)]
-        steps = [m for m in latest if isinstance(m, AIMessage)]
-        for number, message in enumerate(steps[: fork_step - 1], start=1):
-            echo_lines(render_step(number, message, results))
-        result = agent.fork(
-            thread_id, fork_step, model=model, max_steps=max_steps, on_lines=echo_lines
-        )
-        echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
+        turns = list(iter_turns([m for m in messages if m.type != "system"]))
+        for number, turn in enumerate(turns, start=1):
+            last = number == len(turns)
+            echo_lines(render_turn(turn, agent.result(thread_id) if last else None))
+            if not last:
+                click.echo("")
+
+
+def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None:
+    """Print the steps before `fork_step`, then re-run the latest turn from there."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from graph.trace import render_goal, render_result, render_step
+    from graph.transcript import current_turn
+
+    messages = agent.messages(thread_id)
+    agent.check_fork(thread_id, fork_step, chosen.max_steps)
+    latest = current_turn(messages)
+    question = str(latest[0].content) if latest else ""
+    echo_lines([f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept"])
+    echo_lines([*chosen.notes, *render_goal(question)])
+    results = [m for m in latest if isinstance(m, ToolMessage)]
+    steps = [m for m in latest if isinstance(m, AIMessage)]
+    for number, message in enumerate(steps[: fork_step - 1], start=1):
+        echo_lines(render_step(number, message, results))
+    result = agent.fork(
+        thread_id,
+        fork_step,
+        model=chosen.model,
+        max_steps=chosen.max_steps,
+        on_lines=echo_lines,
+    )
+    echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
 
 
 @cli.command()
@@ -289,10 +319,21 @@ def resume(
         return
     if continue_flow_thread(thread_id, db, as_json=as_json):
         return
-    with session(db, model=model) as agent, user_errors():
+    from graph.cli_settings import thread_session
+
+    settings = thread_session(db, thread_id, model=model, max_steps=max_steps)
+    with settings as (agent, chosen), user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)
-        on_lines = None if as_json or quiet else echo_lines
-        result = agent.resume(thread_id, model=model, max_steps=max_steps, on_lines=on_lines)
+        if agent.is_finished(thread_id) and not (as_json or quiet):
+            click.echo(f"thread {thread_id} is finished: nothing to resume; its result:")
+        elif not (as_json or quiet):
+            echo_lines(chosen.notes)
+        result = agent.resume(
+            thread_id,
+            model=chosen.model,
+            max_steps=chosen.max_steps,
+            on_lines=None if as_json or quiet else echo_lines,
+        )
         if as_json:
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})

@@ -49,6 +49,16 @@ def user_errors() -> Iterator[None]:
 
 
 @contextmanager
+def interrupted_hint(thread_id: str) -> Iterator[None]:
+    """On Ctrl-C, say how to resume the thread (one line) and exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"error: interrupted; resume with: agent resume {thread_id}", err=True)
+        raise SystemExit(130) from None
+
+
+@contextmanager
 def session(
     db: str | None,
     corpus_specs: tuple[str, ...] = (),
@@ -56,12 +66,14 @@ def session(
     model: str | None = None,
     mcp: tuple[str, ...] = (),
     retriever: str | None = None,
+    read_only: bool = False,
 ) -> Iterator[Any]:
     """A `Session` on the chosen checkpoint store, with user corpora and MCP servers.
 
     The model is checked first. A corpus spec that is the name of a saved index opens it
     (`graph.cli_index`); any other is loaded on the fly with `retriever`. A streaming model's
-    thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way out.
+    thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way
+    out. `read_only` opens the store only to read it (`threads`, `replay`).
     """
     from graph.cli_index import open_corpus_spec
     from graph.models import load_model
@@ -73,7 +85,7 @@ def session(
         if model is not None:
             load_model(model)
         with (
-            open_checkpointer(db) as saver,
+            open_checkpointer(db, read_only=read_only) as saver,
             Session(
                 saver, corpora=corpora, k=k, mcp=mcp, on_token=echo_live, retriever=retriever
             ) as agent,

@@ -42,6 +42,7 @@ from graph.flow.policy import ESCALATE_NODE
 from graph.flow.state import LogEntry, Outcome
 from graph.graph import AgentGraph, build_agent
 from graph.models import default_model_spec
+from graph.thread_settings import ThreadSettings, with_settings
 
 Route = Literal["flow", "agent"]
 """Where a request goes."""
@@ -217,11 +218,9 @@ def run_router(
     config = router_config(thread_id, max_steps)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    graph.invoke(
-        {"request": request},
-        config,
-        context=Context(model=model or default_model_spec(), max_steps=max_steps),
-    )
+    model = model or default_model_spec()
+    config = with_settings(config, ThreadSettings(graph="router", model=model, max_steps=max_steps))
+    graph.invoke({"request": request}, config, context=Context(model=model, max_steps=max_steps))
     return router_result(graph, thread_id)
 
 

@@ -17,7 +17,7 @@ from typing import Any, cast
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
@@ -27,6 +27,14 @@ from graph.graph import AgentGraph, build_agent
 from graph.models import default_model_spec
 from graph.nodes import asked_in, message_text, printable, question_problem
 from graph.persistence import check_thread_id
+from graph.thread_lock import thread_lock
+from graph.thread_settings import (
+    BUILTIN_SOURCE,
+    ThreadSettings,
+    needs_of,
+    read_settings,
+    with_settings,
+)
 from graph.trace import INDENT, render_step
 from graph.transcript import current_turn
 from tools.retrievers import IndexedCorpus
@@ -72,6 +80,19 @@ def is_agent_state(values: dict[str, Any]) -> bool:
     return "question" in values or (isinstance(started, dict) and "question" in started)
 
 
+def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
+    """Whether a stored checkpoint is an agent thread's.
+
+    The kind recorded in its metadata decides (`graph.thread_settings`); for threads saved
+    before kinds were recorded, the stored channels (not a snapshot's values: a run killed
+    right after its input was saved holds the question only in `__start__`).
+    """
+    kind = (saved.metadata or {}).get("graph")
+    if kind is not None:
+        return kind == "agent"
+    return is_agent_state(saved.checkpoint.get("channel_values", {}))
+
+
 def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
     """One row of `agent threads`, for an agent thread or a flow/router thread."""
     if is_agent_state(values):
@@ -89,6 +110,16 @@ def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
         steps=len(values.get("log") or []),
         stopped=values.get("outcome") or "paused",
     )
+
+
+def mid_run(snapshot: StateSnapshot) -> bool:
+    """Whether the thread stopped inside a step: a task is still due, or done but not merged.
+
+    A process killed after a node's writes were saved but before the next checkpoint leaves
+    the step's tasks with their saved writes (`next` is then empty): continuing the run from
+    the thread's head (`stream(None, config)`) applies those writes instead of losing them.
+    """
+    return bool(snapshot.next) or bool(snapshot.tasks)
 
 
 def new_thread_id() -> str:
@@ -120,7 +151,13 @@ class Session:
         on_token: OnToken | None = None,
         mcp: Sequence[str] = (),
         retriever: str | None = None,
+        sources: Mapping[str, str | None] | None = None,
     ) -> None:
+        """Build the agent over the corpora.
+
+        `sources` says where each given corpus can be loaded from again (a path, or
+        `dataset:<spec>`); it is recorded with every run so a resume can restore it.
+        """
         from corpora import BUILTIN_CORPORA, load_builtin
         from tools import default_tools
 
@@ -128,6 +165,8 @@ class Session:
             [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
         )
         everything += list(corpora)
+        known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
+        self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
         self.k = k
         self.checkpointer = checkpointer
         self.on_token = on_token
@@ -163,24 +202,25 @@ class Session:
         question: str,
         *,
         model: str | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         thread_id: str | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Run one question on a thread (new, or continued) and return its result.
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
-        question is resumed from its last checkpoint instead of starting over.
+        question is resumed from its last checkpoint instead of starting over. `model` and
+        `max_steps` default to the thread's (see `graph.thread_settings`), else the defaults.
         """
         problem = question_problem(question)
         if problem is not None:
             raise ValueError(problem)
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
+        context = self._context(thread_id, model, max_steps)
         snapshot = self.agent_thread(thread_id)
-        if snapshot.next and snapshot.values.get("question") == question:
+        if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
-        config = run_config(max_steps, thread_id)
+        config = run_config(context.max_steps, thread_id)
         printer = _Printer(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
@@ -189,23 +229,42 @@ class Session:
         thread_id: str,
         *,
         model: str | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
 
-        A run killed before its first step (only the question was saved) starts over; a
-        finished one is left as it is and its result returned.
+        A run killed before its first step (only the question was saved) starts over; a run
+        that stopped on an error retries the failed model call; a finished one is left as it
+        is and its result returned (`is_finished` tells which).
         """
         snapshot = self.snapshot(thread_id)
-        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
-        if snapshot.next:
+        context = self._context(thread_id, model, max_steps)
+        if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
+        if snapshot.values.get("stopped") == "error":
+            points = self.fork_points(thread_id)
+            if points and len(points) <= context.max_steps:
+                return self.fork(
+                    thread_id,
+                    len(points),
+                    model=context.model,
+                    max_steps=context.max_steps,
+                    on_lines=on_lines,
+                )
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
-            config = run_config(max_steps, thread_id)
+            config = run_config(context.max_steps, thread_id)
             return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
         return self.result(thread_id)
+
+    def is_finished(self, thread_id: str) -> bool:
+        """Whether the thread's latest turn ended (answer or budget): `resume` has nothing to do.
+
+        A turn that stopped on an error is not finished: `resume` retries its failed step.
+        """
+        snapshot = self.snapshot(thread_id)
+        return not mid_run(snapshot) and snapshot.values.get("stopped") in ("answer", "budget")
 
     def fork(
         self,
@@ -213,16 +272,28 @@ class Session:
         step: int,
         *,
         model: str | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
-        """Re-run the latest turn from just before model call `step`; the old branch is kept."""
-        point = self.check_fork(thread_id, step, max_steps)
-        config = run_config(max_steps - step + 1, None)
+        """Re-run the latest turn from just before model call `step`; the old branch is kept.
+
+        `model` and `max_steps` default to the thread's, as in `ask`.
+        """
+        context = self._context(thread_id, model, max_steps)
+        point = self.check_fork(thread_id, step, context.max_steps)
+        config = run_config(context.max_steps - step + 1, None)
         config["configurable"] = dict(point.config["configurable"])
-        context = Context(model=model or default_model_spec(), max_steps=max_steps, k=self.k)
         lines = _Printer(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
+
+    def _context(self, thread_id: str, model: str | None, max_steps: int | None) -> Context:
+        """The run's settings: those given, else the thread's recorded ones, else defaults."""
+        saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
+        if max_steps is None:
+            max_steps = saved.max_steps if saved.max_steps is not None else DEFAULT_MAX_STEPS
+        if model is None:
+            model = saved.model or default_model_spec()
+        return Context(model=model, max_steps=max_steps, k=self.k)
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
@@ -262,19 +333,19 @@ class Session:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
         config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
         saved = self.checkpointer.get_tuple(config)
-        if saved is not None and not is_agent_state(saved.checkpoint.get("channel_values", {})):
+        if saved is not None and not is_agent_checkpoint(saved):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 
     def snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's latest state; UnknownThread, or NotAnAgentThread for another graph's."""
-        check_thread_id(thread_id)
-        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
-        if not snapshot.values:
+        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
+        saved = self.checkpointer.get_tuple(config)
+        if saved is None:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        if not is_agent_state(snapshot.values):
+        if not is_agent_checkpoint(saved):
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return snapshot
+        return self.graph.get_state(config)
 
     def result(self, thread_id: str) -> dict[str, Any]:
         """The stored result of the thread's latest turn."""
@@ -312,11 +383,13 @@ class Session:
         """Run a thread on from its latest checkpoint, within what is left of the budget."""
         done = int(snapshot.values.get("steps") or 0)
         left = max(context.max_steps - done, 0)
+        thread_id = snapshot.config["configurable"]["thread_id"]
+        # No checkpoint id: addressed at a checkpoint, LangGraph re-runs (time travel) the tasks
+        # whose writes were saved; at the thread's head it hands those writes back.
         config: RunnableConfig = {
             "recursion_limit": STEPS_PER_TOOL_ROUND * left + 3,
-            "configurable": dict(snapshot.config["configurable"]),
+            "configurable": {"thread_id": thread_id},
         }
-        thread_id = snapshot.config["configurable"]["thread_id"]
         return self._drive(None, config, context, _Printer(on_lines, already=0), thread_id)
 
     def _drive(
@@ -327,21 +400,31 @@ class Session:
         printer: _Printer,
         thread_id: str,
     ) -> dict[str, Any]:
-        """Stream the graph, hand finished steps (and live tokens) to the printer; the result."""
+        """Stream the graph, hand finished steps (and live tokens) to the printer; the result.
+
+        The run holds the thread's lock (`graph.thread_lock`): a second writer is refused.
+        """
         final: dict[str, Any] = {}
+        settings = ThreadSettings(
+            model=context.model, max_steps=context.max_steps, k=self.k, corpora=self.corpus_needs
+        )
+        config = with_settings(config, settings)
         live = self.on_token if printer.on_lines is not None else None
         modes: list[StreamMode] = ["values", "messages"] if live is not None else ["values"]
-        stream = self.graph.stream(cast(Any, inputs), config, context=context, stream_mode=modes)
-        try:
-            for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
-                if mode == "messages":
-                    message, metadata = chunk
-                    printer.token(message, metadata, live)
-                    continue
-                final = chunk
-                printer.show(chunk.get("messages", []))
-        finally:
-            printer.end_live_line()
+        with thread_lock(self.checkpointer, thread_id):
+            stream = self.graph.stream(
+                cast(Any, inputs), config, context=context, stream_mode=modes
+            )
+            try:
+                for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
+                    if mode == "messages":
+                        message, metadata = chunk
+                        printer.token(message, metadata, live)
+                        continue
+                    final = chunk
+                    printer.show(chunk.get("messages", []))
+            finally:
+                printer.end_live_line()
         printer.show(final.get("messages", []), final=True)
         return self.result(thread_id)
 

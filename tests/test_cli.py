@@ -136,7 +136,9 @@ def test_ask_max_steps_and_thread(agent_home: Path) -> None:
         "ungrounded": True,
         "thread_id": "t-x1",
     }
-    again = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])
+    reused = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])
+    assert reused["stopped"] == "budget"  # the thread's budget of 1 step lives with it
+    again = json.loads(ok("ask", question, "--json", "--thread", "t-x1", "--max-steps", "6")[0])
     assert again["stopped"] == "answer" and "Priya Raman" in again["answer"]
 
 
@@ -211,7 +213,8 @@ def test_replay_fork_reruns_with_another_model(agent_home: Path, script_file: Sc
     thread = thread_of(live)
     forked = ok("replay", thread, "--fork", "2", "--model", shortcut)
     assert forked[0] == f"[fork] thread {thread} from step 2; the old branch is kept"
-    assert forked[1:6] == live[:5]  # goal and step 1, as stored
+    assert forked[1] == f"[settings] --model {shortcut} overrides the thread's {original}"
+    assert forked[2:7] == live[:5]  # goal and step 1, as stored
     assert '    Action: finish("Fleet Platform", citations=[d1])' in forked
     assert "  ANSWER: Fleet Platform" in forked
     assert "  (2 steps, 1 retrieval)" in forked

@@ -1,5 +1,6 @@
 """Runs killed with SIGKILL at random points resume from their last checkpoint and complete,
-with no completed step lost or repeated in the transcript.
+with no completed step lost or repeated in the transcript. Every fourth trial kills the worker
+in the window between `act`'s saved writes and the next checkpoint.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ QUESTIONS = [
 ]
 TRIALS = 24
 DELAY_S = 0.1
+WINDOW_EVERY = 4
 
 
 def calls_of(messages: list) -> list[tuple[str, str]]:
@@ -67,9 +69,11 @@ def test_killed_runs_resume_and_complete(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     db = tmp_path / "crash.sqlite"
     outcomes = {"killed_mid_run": 0, "finished_before_kill": 0, "killed_before_start": 0}
+    in_window = 0
     for trial in range(TRIALS):
         question = QUESTIONS[trial % len(QUESTIONS)]
         thread_id = f"crash-{trial}"
+        window = trial % WINDOW_EVERY == WINDOW_EVERY - 1
         worker = subprocess.Popen(
             [
                 sys.executable,
@@ -78,6 +82,7 @@ def test_killed_runs_resume_and_complete(tmp_path: Path) -> None:
                 thread_id,
                 question,
                 str(DELAY_S),
+                *(["act-writes"] if window else []),
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -85,9 +90,12 @@ def test_killed_runs_resume_and_complete(tmp_path: Path) -> None:
         )
         assert worker.stdout is not None
         assert worker.stdout.readline().strip() == "READY"
-        time.sleep(rng.uniform(0.02, 0.4))
-        os.kill(worker.pid, signal.SIGKILL)
-        worker.wait()
+        if window:
+            assert worker.wait(timeout=60) == -signal.SIGKILL
+        else:
+            time.sleep(rng.uniform(0.02, 0.4))
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.wait()
         with open_checkpointer(str(db)) as saver:
             session = Session(saver)
             try:
@@ -96,7 +104,10 @@ def test_killed_runs_resume_and_complete(tmp_path: Path) -> None:
                 outcomes["killed_before_start"] += 1
                 result = session.ask(question, thread_id=thread_id)
             else:
-                if snapshot.next or snapshot.values.get("stopped") is None:
+                if window:
+                    assert snapshot.next == () and [t.name for t in snapshot.tasks] == ["act"]
+                    in_window += 1
+                if snapshot.tasks or snapshot.values.get("stopped") is None:
                     outcomes["killed_mid_run"] += 1
                     result = session.resume(thread_id)
                 else:
@@ -109,6 +120,7 @@ def test_killed_runs_resume_and_complete(tmp_path: Path) -> None:
         assert result["stopped"] == "answer" and result["answer"] == want["answer"]
         assert result["citations"] == want["citations"] and result["steps"] == want["steps"]
     assert outcomes["killed_mid_run"] >= TRIALS // 2, outcomes
+    assert in_window == TRIALS // WINDOW_EVERY
 
 
 def test_the_cli_continues_a_killed_run(tmp_path: Path) -> None:

@@ -56,6 +56,11 @@ class IndexedCorpus:
     dense: DenseIndex | None = None
     retriever: str = DEFAULT_RETRIEVER
 
+    @property
+    def name(self) -> str:
+        """The corpus's name (its tool is `search_<name>`)."""
+        return self.corpus.name
+
     def __post_init__(self) -> None:
         """Refuse a dense or hybrid retriever without vectors."""
         check_retriever(self.retriever)

@@ -34,6 +34,7 @@ from graph.flow.graph import RECURSION_LIMIT, build_flow
 from graph.flow.human import RESUME_HELP, ResumeError, parse_decision
 from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import ESCALATE_NODE
+from graph.thread_settings import ThreadSettings, with_settings
 
 FlowToolsArg = FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None
 DURABILITY: Durability = "sync"
@@ -79,6 +80,7 @@ def run_flow(
     config = flow_config(thread_id)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
+    config = with_settings(config, ThreadSettings(graph="flow"))  # the thread's kind
     graph.invoke({"request": request}, config, durability=durability)
     return result_of(graph, thread_id)
 

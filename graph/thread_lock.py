@@ -1,0 +1,155 @@
+"""One writer per thread: a run holds its thread's lock in the store while it runs.
+
+Two processes running the same thread at once would both write children of the same
+checkpoint; the later one becomes the thread's head and the other turn is lost on a side
+branch nothing shows. A run therefore takes its thread's lock first and a second writer is
+refused with one line (`ThreadBusy`) instead.
+
+- SQLite: a POSIX byte-range lock (`fcntl.lockf`) on `<db>.locks`, one byte per thread
+  (placed by a hash of its id). The kernel drops it when the process dies, SIGKILL included.
+- PostgreSQL: a session advisory lock keyed by the same hash, on the saver's connection; it
+  goes with the connection when the process dies.
+- Within one process (any store), a registry of held threads, since POSIX and advisory
+  locks do not exclude two holders in the same process.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from graph.persistence import CheckpointerError
+
+LOCK_SUFFIX = ".locks"
+BUSY = (
+    "thread {thread!r} is being run by another process or session; "
+    "wait for it to finish, then try again"
+)
+_HELD: set[tuple[int, str]] = set()
+_HELD_GUARD = threading.Lock()
+_FILES: dict[str, tuple[int, int]] = {}  # lock file path -> (fd, holders), one fd per process
+
+
+class ThreadBusy(CheckpointerError):
+    """Another run holds the thread (one line, for the user)."""
+
+
+def lock_key(thread_id: str) -> int:
+    """A stable 62-bit number for a thread id (a byte offset, or an advisory lock key)."""
+    digest = hashlib.sha256(thread_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+@contextmanager
+def thread_lock(checkpointer: BaseCheckpointSaver, thread_id: str) -> Iterator[None]:
+    """Hold `thread_id`'s run lock in `checkpointer`'s store; ThreadBusy if someone has it."""
+    with ExitStack() as stack:
+        stack.enter_context(_in_process(checkpointer, thread_id))
+        path = _sqlite_path(checkpointer)
+        if path is not None:
+            stack.enter_context(_file_lock(path + LOCK_SUFFIX, thread_id))
+        elif _is_postgres(checkpointer):
+            stack.enter_context(_advisory_lock(checkpointer, thread_id))
+        yield
+
+
+@contextmanager
+def _in_process(checkpointer: BaseCheckpointSaver, thread_id: str) -> Iterator[None]:
+    """Refuse a second run of the thread from this process."""
+    key = (id(checkpointer), thread_id)
+    store = _sqlite_path(checkpointer)
+    if store is not None:
+        key = (0, f"{store}\0{thread_id}")
+    with _HELD_GUARD:
+        if key in _HELD:
+            raise ThreadBusy(BUSY.format(thread=thread_id))
+        _HELD.add(key)
+    try:
+        yield
+    finally:
+        with _HELD_GUARD:
+            _HELD.discard(key)
+
+
+def _sqlite_path(checkpointer: BaseCheckpointSaver) -> str | None:
+    """The file behind a SqliteSaver (None for other stores and in-memory SQLite)."""
+    conn = getattr(checkpointer, "conn", None)
+    if not isinstance(conn, sqlite3.Connection):
+        return None
+    lock = getattr(checkpointer, "lock", None)
+    with lock if lock is not None else threading.Lock():
+        rows = conn.execute("PRAGMA database_list").fetchall()
+    path = next((str(row[2]) for row in rows if row[1] == "main"), "")
+    return os.path.realpath(path) if path else None
+
+
+@contextmanager
+def _file_lock(path: str, thread_id: str) -> Iterator[None]:
+    """A non-blocking exclusive lock on the thread's byte of `path`."""
+    offset = lock_key(thread_id)
+    fd = _open_lock_file(path)
+    try:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset, os.SEEK_SET)
+        except OSError:
+            raise ThreadBusy(BUSY.format(thread=thread_id)) from None
+        try:
+            yield
+        finally:
+            fcntl.lockf(fd, fcntl.LOCK_UN, 1, offset, os.SEEK_SET)
+    finally:
+        _close_lock_file(path)
+
+
+def _open_lock_file(path: str) -> int:
+    """The one descriptor this process keeps on the lock file (closing another drops locks)."""
+    with _HELD_GUARD:
+        fd, holders = _FILES.get(path, (-1, 0))
+        if fd < 0:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        _FILES[path] = (fd, holders + 1)
+        return fd
+
+
+def _close_lock_file(path: str) -> None:
+    """Close the lock file once no lock of this process is on it."""
+    with _HELD_GUARD:
+        fd, holders = _FILES[path]
+        if holders <= 1:
+            del _FILES[path]
+            os.close(fd)
+        else:
+            _FILES[path] = (fd, holders - 1)
+
+
+def _is_postgres(checkpointer: BaseCheckpointSaver) -> bool:
+    """Whether the saver is langgraph's PostgresSaver."""
+    return type(checkpointer).__module__.startswith("langgraph.checkpoint.postgres")
+
+
+@contextmanager
+def _advisory_lock(checkpointer: Any, thread_id: str) -> Iterator[None]:
+    """A session advisory lock for the thread on the saver's own connection."""
+    key = lock_key(thread_id)
+    if not _advisory(checkpointer, "SELECT pg_try_advisory_lock(%s) AS ok", key):
+        raise ThreadBusy(BUSY.format(thread=thread_id))
+    try:
+        yield
+    finally:
+        _advisory(checkpointer, "SELECT pg_advisory_unlock(%s) AS ok", key)
+
+
+def _advisory(checkpointer: Any, query: str, key: int) -> bool:
+    """Run one advisory-lock query on the saver's connection; its boolean result."""
+    with checkpointer._cursor() as cur:  # takes the saver's own lock
+        cur.execute(query, (key,))
+        row = cur.fetchone()
+    return bool(row and (row["ok"] if isinstance(row, dict) else row[0]))

@@ -1,0 +1,117 @@
+"""Settings live with the thread: what a run was started with, kept in checkpoint metadata.
+
+Every run writes its graph kind, model, step budget, k and the corpora it searched into the
+metadata of each checkpoint it saves (LangGraph copies scalar `config["metadata"]` values
+there). `resume`, `replay --fork` and the next `ask --thread` read them back from the thread's
+latest checkpoint and reuse them unless the caller overrides one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+BUILTIN_SOURCE = "builtin"
+"""The source recorded for a built-in corpus (re-loaded by name)."""
+DATASET_PREFIX = "dataset:"
+"""The source prefix of an eval dataset's corpus (`dataset:<name or path>`)."""
+
+
+@dataclass(frozen=True)
+class CorpusNeed:
+    """A corpus a thread searched: its name and where it can be loaded from again."""
+
+    name: str
+    source: str | None
+    """`builtin`, `dataset:<spec>`, a file or folder path, or None (given in memory)."""
+
+
+@dataclass(frozen=True)
+class ThreadSettings:
+    """The settings a thread's latest run was started with."""
+
+    graph: str = "agent"
+    """The thread's kind: agent, flow or router."""
+    model: str | None = None
+    max_steps: int | None = None
+    k: int | None = None
+    corpora: tuple[CorpusNeed, ...] = field(default=())
+
+    def metadata(self) -> dict[str, Any]:
+        """The flat `config["metadata"]` that records these settings in each checkpoint."""
+        data: dict[str, Any] = {"graph": self.graph}
+        for key in ("model", "max_steps", "k"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.corpora:
+            data["corpora"] = json.dumps([[c.name, c.source] for c in self.corpora])
+        return data
+
+
+def with_settings(config: RunnableConfig, settings: ThreadSettings) -> RunnableConfig:
+    """`config` with the settings added to its metadata (other metadata kept)."""
+    metadata = {**(config.get("metadata") or {}), **settings.metadata()}
+    return {**config, "metadata": metadata}
+
+
+def read_settings(checkpointer: BaseCheckpointSaver, thread_id: str) -> ThreadSettings | None:
+    """The settings in the thread's latest checkpoint.
+
+    None for an unknown thread, or one saved before settings were recorded.
+    """
+    saved = checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
+    if saved is None or "graph" not in (saved.metadata or {}):
+        return None
+    return parse_settings(saved.metadata)
+
+
+def parse_settings(metadata: Mapping[str, Any]) -> ThreadSettings:
+    """Settings from checkpoint metadata; values of the wrong type are ignored."""
+    graph = metadata.get("graph")
+    model = metadata.get("model")
+    return ThreadSettings(
+        graph=graph if isinstance(graph, str) else "agent",
+        model=model if isinstance(model, str) and model.strip() else None,
+        max_steps=_int(metadata.get("max_steps")),
+        k=_int(metadata.get("k")),
+        corpora=_corpora(metadata.get("corpora")),
+    )
+
+
+def choose(
+    saved: Any, given: Any, explicit: bool, name: str, default: Any
+) -> tuple[Any, str | None]:
+    """The value to run with, and a note for the trace when a saved setting is overridden."""
+    if explicit:
+        if saved is not None and saved != given:
+            return given, f"{name} {given} overrides the thread's {saved}"
+        return given, None
+    return (saved if saved is not None else default), None
+
+
+def needs_of(names: Sequence[str], sources: Mapping[str, str | None]) -> tuple[CorpusNeed, ...]:
+    """The corpora a session searches, each with its source when known."""
+    return tuple(CorpusNeed(name, sources.get(name)) for name in names)
+
+
+def _int(value: Any) -> int | None:
+    """An int setting, or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _corpora(raw: Any) -> tuple[CorpusNeed, ...]:
+    """The recorded corpora (a JSON list of [name, source]); nothing when unreadable."""
+    try:
+        items = json.loads(raw) if isinstance(raw, str) else []
+    except ValueError:
+        return ()
+    return tuple(
+        CorpusNeed(str(item[0]), item[1] if isinstance(item[1], str) else None)
+        for item in items
+        if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+    )

@@ -182,12 +182,19 @@ def replay(
     thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
-    from langchain_core.messages import AIMessage, ToolMessage
+    from langchain_core.messages import ToolMessage
 
     from graph.flow.cli import flow_thread_state, render_flow
     from graph.flow.run import flow_for, result_of
     from graph.persistence import check_thread_id
-    from graph.trace import iter_turns, render_goal, render_result, render_step, render_turn
+    from graph.trace import (
+        iter_turns,
+        model_steps,
+        render_goal,
+        render_result,
+        render_step,
+        render_turn,
+    )
     from graph.transcript import current_turn
 
     with session(db, model=model) as agent, user_errors():
@@ -209,7 +216,7 @@ def replay(
         click.echo(f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept")
         echo_lines(render_goal(question))
         results = [m for m in latest if isinstance(m, ToolMessage)]
-        steps = [m for m in latest if isinstance(m, AIMessage)]
+        steps = model_steps(latest)
         for number, message in enumerate(steps[: fork_step - 1], start=1):
             echo_lines(render_step(number, message, results))
         result = agent.fork(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
+from langchain_core.messages import AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot
@@ -26,7 +26,7 @@ from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.graph import AgentGraph, build_agent
 from graph.nodes import asked_in, printable, question_problem
 from graph.persistence import check_thread_id
-from graph.trace import render_step
+from graph.trace import model_steps, render_step
 from graph.transcript import current_turn
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped")
@@ -61,10 +61,16 @@ class ThreadSummary:
 def is_agent_state(values: dict[str, Any]) -> bool:
     """Whether stored values are an agent thread's (it has a question), not another graph's.
 
-    A run stopped right after its input was saved holds the question only in `__start__`.
+    A run stopped right after its input was saved holds the question only in `__start__`, or
+    nothing but the (empty) transcript channel.
     """
     started = values.get("__start__")
-    return "question" in values or (isinstance(started, dict) and "question" in started)
+    only_transcript = not set(values) - {"messages"}
+    return (
+        "question" in values
+        or (isinstance(started, dict) and "question" in started)
+        or only_transcript
+    )
 
 
 def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
@@ -309,7 +315,7 @@ class _Printer:
             return  # the stored state from before this question reached the transcript
         results = [m for m in turn if isinstance(m, ToolMessage)]
         answered = {m.tool_call_id for m in results}
-        steps = [m for m in turn if isinstance(m, AIMessage)]
+        steps = model_steps(turn)
         for number, message in enumerate(steps, start=1):
             if number <= self.printed:
                 continue

@@ -1,25 +1,36 @@
-"""The agent's state: a narrow input, the result a caller reads, and the working state between."""
+"""The agent's state: a narrow input, the result a caller reads, and the working state between.
+
+`typing_extensions.TypedDict` (not `typing.TypedDict`) so pydantic can build the JSON schemas
+Studio and `client.assistants.get_schemas` show, on Python 3.11 as on 3.12+.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.managed import RemainingSteps
+from typing_extensions import TypedDict
 
 Stopped = Literal["answer", "budget", "error"]
 
 
-class InputState(TypedDict):
-    """What a caller passes in."""
+class InputState(TypedDict, total=False):
+    """What a caller passes in: a question, or a chat panel's messages."""
 
     question: str
     """The user's question, in plain text."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The transcript: system prompt, questions, thoughts with tool calls, observations, answers.
+
+    A chat panel sends `{"messages": [...]}`: its last human message is the question and the
+    earlier turns are the conversation so far.
+    """
 
 
-class OutputState(TypedDict, total=False):
-    """What every run returns (the seed-004 result, plus bookkeeping)."""
+class OutputState(InputState, total=False):
+    """What every run returns (the seed-004 result, plus bookkeeping and the transcript)."""
 
     answer: str | None
     """The final answer, or None when the run stopped without one."""
@@ -39,10 +50,8 @@ class OutputState(TypedDict, total=False):
     """Tokens reported by the model for this turn (0 when the model reports none)."""
 
 
-class AgentState(InputState, OutputState):
+class AgentState(OutputState, total=False):
     """The full working state of a thread."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
-    """The transcript: system prompt, question, thoughts with tool calls, observations."""
     remaining_steps: RemainingSteps
     """Supersteps left before the recursion limit (managed by LangGraph)."""

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, TypedDict
+from typing import Any
 
 import numpy as np
 from langchain_core.tools import BaseTool, tool
+from typing_extensions import TypedDict
 
 from corpora.field_service import VARIANT_RE, FieldServiceData, ManualPassage, family_of, load
 from tools.bm25 import BM25

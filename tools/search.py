@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun, CallbackManagerForToolRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg, ToolException
 from pydantic import BaseModel, Field, InstanceOf, model_validator
+from typing_extensions import TypedDict
 
 from corpora import Corpus
 from corpora.loader import indexed_text

@@ -24,6 +24,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graph.checked import checked
 from graph.flow.nodes import FlowNodes, FlowTools, Tool
 from graph.flow.policy import ABORT, DONE, ESCALATE_NODE, STAGES_NODE, Stage, next_step
 from graph.flow.state import FlowInput, FlowState
@@ -95,7 +96,7 @@ def build_flow(
     builder.add_edge(START, STAGES_NODE)
     builder.add_conditional_edges(STAGES_NODE, route_after_stages, [ESCALATE_NODE, END])
     builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, [STAGES_NODE, END])
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
 flow = build_flow()

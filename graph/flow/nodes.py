@@ -30,6 +30,7 @@ from langchain_core.tools import BaseTool
 from langgraph.types import interrupt
 
 from corpora.field_service import FAMILY_RE, VARIANT_RE, FieldServiceData, family_of, load
+from graph.chat import closing_message, sent_question, text_of
 from graph.flow.human import RESUME_HELP, ResumeError, candidates, parse_decision
 from graph.flow.policy import (
     ABORT,
@@ -42,6 +43,7 @@ from graph.flow.policy import (
     next_step,
 )
 from graph.flow.state import FlowState, HumanDecision, LogEntry
+from graph.nodes import printable
 from tools import field_service as fs
 from tools.bm25 import tokenize
 
@@ -69,6 +71,9 @@ NO_PART = (
 )
 NO_CITATION = "No manual citation available."
 ABORTED = "Cannot serve this request: {reason}."
+NO_REQUEST = (
+    'no request: send {"request": "..."} or {"messages": [{"role": "user", "content": "..."}]}'
+)
 _STAGES = frozenset(s.value for s in Stage)
 _LATER = frozenset(
     s.value for s in Stage if list(Stage).index(s) >= list(Stage).index(RESUME_STAGE)
@@ -157,6 +162,14 @@ def _days(n: Any) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 
 
+def request_from_chat(state: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"request": text}`` when a chat panel just sent a human message, else nothing."""
+    sent = sent_question(state.get("messages") or [])
+    if sent is None:
+        return {}
+    return {"request": printable(text_of(sent))}
+
+
 def _one_line(exc: BaseException) -> str:
     """An exception as ``Type: message`` on one line."""
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
@@ -199,6 +212,7 @@ class FlowNodes:
         update: dict[str, Any] = {"next_stage": None}
         if stage is Stage.PARSE:  # a new request: forget whatever an earlier one left
             update.update({key: BLANK[key] for key in BLANK if state.get(key) is not None})
+            update.update(request_from_chat(state))
             attempts: dict[str, int] = {}
         else:
             attempts = dict(state.get("attempts") or {})
@@ -231,13 +245,17 @@ class FlowNodes:
             )
         update["attempts"] = attempts
         update["log"] = log
+        if update.get("outcome") in ("answered", "aborted") and update.get("answer"):
+            update["messages"] = [closing_message(update["answer"])]
         return update
 
     # -- the six stages -----------------------------------------------------------------------
 
     def parse(self, state: Mapping[str, Any], run: int) -> StageResult:
         """Find the model variant (``AC-250-S``) and the symptom in the request."""
-        request = state["request"]
+        request = state.get("request")
+        if not isinstance(request, str) or not request.strip():
+            return False, NO_REQUEST, {}
         found = {f"{m.group(1)}-{m.group(2)}".upper() for m in VARIANT_RE.finditer(request)}
         if not found:
             family = FAMILY_RE.search(request)
@@ -425,7 +443,8 @@ class FlowNodes:
                                "detail": f"closed by a human: {note}", "ms": ms}  # fmt: skip
             answer = f"Escalated at {stage}: {state.get('reason', '')}. Closed by a human: {note}."
             return {"human_decision": decision, "outcome": "escalated", "answer": answer,
-                    "next_stage": None, "log": [entry]}  # fmt: skip
+                    "next_stage": None, "log": [entry],
+                    "messages": [closing_message(answer)]}  # fmt: skip
         code = decision["fault_code"]
         entry = {"stage": "escalate", "ok": True,
                  "detail": f"human chose {code}; continuing at {RESUME_STAGE.value}",

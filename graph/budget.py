@@ -39,3 +39,11 @@ def run_config(max_steps: int, thread_id: str | None = None, **extra: Any) -> Ru
         config["configurable"] = {"thread_id": thread_id}
     config.update(extra)  # type: ignore[typeddict-item]
     return config
+
+
+def has_room_to_finish(remaining_steps: int) -> bool:
+    """Whether a `reason` seeing `remaining_steps` can still be followed by `finish`.
+
+    With a recursion limit of 1 or 2 it cannot: `reason` then ends the turn itself.
+    """
+    return remaining_steps >= 2

@@ -261,9 +261,9 @@ def replay(
 
 def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None:
     """Print the steps before `fork_step`, then re-run the latest turn from there."""
-    from langchain_core.messages import AIMessage, ToolMessage
+    from langchain_core.messages import ToolMessage
 
-    from graph.trace import render_goal, render_result, render_step
+    from graph.trace import model_steps, render_goal, render_result, render_step
     from graph.transcript import current_turn
 
     messages = agent.messages(thread_id)
@@ -273,7 +273,7 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     echo_lines([f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept"])
     echo_lines([*chosen.notes, *render_goal(question)])
     results = [m for m in latest if isinstance(m, ToolMessage)]
-    steps = [m for m in latest if isinstance(m, AIMessage)]
+    steps = model_steps(latest)
     for number, message in enumerate(steps[: fork_step - 1], start=1):
         echo_lines(render_step(number, message, results))
     result = agent.fork(

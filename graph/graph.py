@@ -15,6 +15,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.act import build_act_node
+from graph.checked import checked
 from graph.context import Context
 from graph.models import as_chat_model
 from graph.nodes import Agent
@@ -54,7 +55,7 @@ def build_agent(
     builder.add_conditional_edges("reason", route_after_reason)
     builder.add_edge("act", "reason")
     builder.add_edge("finish", END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
 def make_graph() -> AgentGraph:

@@ -12,7 +12,6 @@ from langchain_core.messages import (
     AnyMessage,
     BaseMessage,
     HumanMessage,
-    SystemMessage,
     ToolCall,
     ToolMessage,
 )
@@ -21,6 +20,8 @@ from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
+from graph.budget import has_room_to_finish
+from graph.chat import NO_QUESTION, answer_message, open_turn, sent_question, text_of
 from graph.context import Context
 from graph.grounding import grounding
 from graph.models import load_model
@@ -41,6 +42,21 @@ INVALID_CALL = (
 NOT_RUN_BESIDE_INVALID = "another call in the same reply could not be read; call it again"
 EMPTY_CONTENT = "(calling {names})"
 FINISHED = "Finished."
+TOO_LOW_LIMIT = (
+    "the recursion limit leaves no room for a step and the finish; pass a recursion_limit "
+    "of at least 3 (2 * max_steps + 1 for max_steps model calls)"
+)
+NEW_TURN: dict[str, Any] = {
+    "answer": None,
+    "citations": [],
+    "unsupported": [],
+    "stopped": None,
+    "error": None,
+    "retrieved": {},
+    "tokens": 0,
+    "steps": 0,
+}
+"""What a new turn resets."""
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 CITATION_RE = re.compile(r"\[([^\[\]\s]{1,200})\]")
 
@@ -75,37 +91,29 @@ class Agent:
         return cached[1]
 
     def reason(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Call the model on the transcript: one Thought and one tool call per turn."""
+        """Call the model on the transcript: one Thought and one tool call per turn.
+
+        A new turn's question is `question`, or the last human message a chat panel sent.
+        """
         context = runtime.context if isinstance(runtime.context, Context) else Context()
         messages = state.get("messages", [])
+        sent = sent_question(messages)
         new_turn = (
-            not messages
+            sent is not None
+            or not messages
             or state.get("stopped") is not None
             or asked_in(messages) != printable(str(state.get("question")))
         )
-        opening: list[AnyMessage] = []
+        opening: list[BaseMessage] = []
+        transcript: list[AnyMessage] = list(messages)
         update: dict[str, Any] = {}
         if new_turn:
-            update = {
-                "answer": None,
-                "citations": [],
-                "unsupported": [],
-                "stopped": None,
-                "error": None,
-                "retrieved": {},
-                "tokens": 0,
-                "steps": 0,
-            }
-            problem = question_problem(state.get("question"))
+            update, problem = self.start_turn(state, sent)
             if problem is not None:
-                return {**update, "error": problem}
-            if not messages:
-                prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
-                opening.append(SystemMessage(prompt))
-            opening.extend(close_unanswered(messages, "a new question was asked"))
-            opening.append(HumanMessage(printable(state["question"])))
+                return ended_early(update, problem)
+            prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
+            transcript, opening = open_turn(messages, update.pop("asked"), prompt, not_run)
         steps = (0 if new_turn else state.get("steps", 0)) + 1
-        transcript = [*messages, *opening]
         model: BaseChatModel | None = None
         try:
             limit = max_message_chars()
@@ -126,8 +134,34 @@ class Agent:
             "retrieved": {} if new_turn else retrieved_by_tool(messages),
         }
 
+    def start_turn(
+        self, state: AgentState, sent: HumanMessage | None
+    ) -> tuple[dict[str, Any], str | None]:
+        """What a new turn resets, with its question message under `asked`, or why it can't start.
+
+        The question is the human message a chat panel `sent`, else the `question` input.
+        """
+        update: dict[str, Any] = dict(NEW_TURN)
+        question = text_of(sent) if sent is not None else state.get("question")
+        if sent is not None:
+            update["question"] = printable(text_of(sent))
+        if question is None:
+            return update, NO_QUESTION
+        problem = question_problem(question)
+        remaining = state.get("remaining_steps")
+        if problem is None and remaining is not None and not has_room_to_finish(remaining):
+            problem = TOO_LOW_LIMIT
+        if problem is None:
+            sent_id = sent.id if sent is not None else None
+            update["asked"] = HumanMessage(printable(question), id=sent_id)
+        return update, problem
+
     def finish(self, state: AgentState) -> dict[str, Any]:
-        """Build the run's result, and close any tool call left without an answer."""
+        """Build the run's result, close any tool call left open, and say the answer in chat.
+
+        The turn ends on an AI message with the answer and its citations (a model that answered
+        in plain text already wrote it), or on one saying why there is no answer.
+        """
         turn = current_turn(state.get("messages", []))
         retrieved = retrieved_by_tool(turn)
         last = turn[-1] if turn else None
@@ -137,10 +171,10 @@ class Agent:
             "citations": [],
             "unsupported": [],
         }
-        closing: list[ToolMessage] = []
+        closing: list[AnyMessage] = []
         if state.get("error"):
             result["stopped"] = "error"
-            closing = close_calls(last, f"the run stopped on an error: {state['error']}")
+            closing = [*close_calls(last, f"the run stopped on an error: {state['error']}")]
         elif isinstance(last, AIMessage) and finish_call(last) is not None:
             call = finish_call(last)
             assert call is not None
@@ -155,9 +189,21 @@ class Agent:
             result.update(split_citations(CITATION_RE.findall(text), all_ids(retrieved)))
         else:
             result["stopped"] = "budget"
-            closing = close_calls(last, "the step budget is exhausted")
+            closing = [*close_calls(last, "the step budget is exhausted")]
         result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
-        return {**result, "messages": closing}
+        if result["stopped"] == "answer" and result["answer"] and not closing:
+            return {**result, "messages": []}  # the model's own message is what a chat shows
+        said = answer_message({**result, "error": state.get("error"), "steps": state.get("steps")})
+        return {**result, "messages": [*closing, said]}
+
+
+def ended_early(update: dict[str, Any], problem: str) -> dict[str, Any]:
+    """A turn that ends before any model call: the error, and the answer message saying so.
+
+    The run goes straight to END (see `route_after_reason`), so this is the whole result.
+    """
+    result = {**update, "error": problem, "stopped": "error"}
+    return {**result, "messages": [answer_message(result)]}
 
 
 def reject_invalid_calls(response: BaseMessage) -> list[ToolMessage]:
@@ -197,19 +243,6 @@ def asked_in(messages: Sequence[AnyMessage]) -> str | None:
     if turn and isinstance(turn[0], HumanMessage):
         return message_text(turn[0])
     return None
-
-
-def close_unanswered(messages: Sequence[AnyMessage], reason: str) -> list[ToolMessage]:
-    """Tool messages for the current turn's calls that never got an answer (a run cut short)."""
-    turn = current_turn(messages)
-    answered = {m.tool_call_id for m in turn if isinstance(m, ToolMessage)}
-    return [
-        not_run(call, reason)
-        for message in turn
-        if isinstance(message, AIMessage)
-        for call in message.tool_calls
-        if call["id"] not in answered
-    ]
 
 
 def question_problem(question: Any) -> str | None:

@@ -19,13 +19,15 @@ checkpointer for ``langgraph.json`` (the server attaches its own). ``run_router`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -33,12 +35,15 @@ from typing_extensions import TypedDict
 
 from corpora.field_service import VARIANT_RE
 from graph.budget import recursion_limit_for
+from graph.chat import answer_message
+from graph.checked import checked
 from graph.context import DEFAULT_MAX_STEPS, Context
 from graph.flow.graph import RECURSION_LIMIT as FLOW_RECURSION_LIMIT
 from graph.flow.graph import build_flow
 from graph.flow.human import ResumeError
 from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import ESCALATE_NODE
+from graph.flow.stage_node import request_from_chat
 from graph.flow.state import LogEntry, Outcome
 from graph.graph import AgentGraph, build_agent
 from graph.models import default_model_spec
@@ -56,11 +61,13 @@ FLOW_KEYS = ("reason", "fault_code", "part_no", "model_variant", "log")
 """Keys of the flow's state the router reports while the flow is paused."""
 
 
-class RouterInput(TypedDict):
-    """What a caller passes in."""
+class RouterInput(TypedDict, total=False):
+    """What a caller passes in: a request, or a chat panel's messages."""
 
     request: str
     """The request in plain text: a field-service request or any other question."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The chat: a chat panel's last human message is the request; each answer is an AI message."""
 
 
 class RouterState(RouterInput, total=False):
@@ -107,9 +114,13 @@ def choose_route(request: Any) -> tuple[Route, str]:
 
 
 def route_request(state: RouterState) -> dict[str, Any]:
-    """Decide the route from the request's shape (a variant present, or not)."""
-    route, why = choose_route(state.get("request"))
-    return {"route": route, "route_reason": why}
+    """Decide the route from the request's shape (a variant present, or not).
+
+    A chat panel's last human message, when it just sent one, is the request.
+    """
+    update = request_from_chat(state)
+    route, why = choose_route(update.get("request", state.get("request")))
+    return {**update, "route": route, "route_reason": why}
 
 
 def route_after_request(state: RouterState) -> Literal["flow", "ask_agent"]:
@@ -164,6 +175,7 @@ class AgentNode:
             "citations": list(result.get("citations") or []),
             "unsupported": list(result.get("unsupported") or []),
             "stopped": result.get("stopped"),
+            "messages": [answer_message(result)],
         }
 
 
@@ -197,7 +209,7 @@ def build_router(
     builder.add_edge(FLOW_NODE, "record_flow_result")
     builder.add_edge("record_flow_result", END)
     builder.add_edge(AGENT_NODE, END)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
 def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> RunnableConfig:

@@ -15,12 +15,15 @@ from graph.transcript import FINISH_TOOL
 
 def route_after_reason(
     state: AgentState, runtime: Runtime[Context]
-) -> Literal["act", "reason", "finish"]:
+) -> Literal["act", "reason", "finish", "__end__"]:
     """Run the tool calls, ask again after garbled calls, or finish.
 
     Finish on an answer, an error, or an exhausted budget (the step count, or the recursion
-    limit seen through `remaining_steps`).
+    limit seen through `remaining_steps`). End at once when `reason` already ended the turn
+    (a turn that could not start: no question, or no room under the recursion limit).
     """
+    if state.get("stopped") is not None:
+        return "__end__"
     if state.get("error"):
         return "finish"
     last = state["messages"][-1] if state.get("messages") else None

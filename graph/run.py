@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage, ToolMessage
+from langchain_core.messages import AIMessageChunk, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot, StreamMode
@@ -35,7 +35,7 @@ from graph.thread_settings import (
     read_settings,
     with_settings,
 )
-from graph.trace import INDENT, render_step
+from graph.trace import INDENT, model_steps, render_step
 from graph.transcript import current_turn
 from tools.retrievers import IndexedCorpus
 
@@ -74,10 +74,16 @@ class ThreadSummary:
 def is_agent_state(values: dict[str, Any]) -> bool:
     """Whether stored values are an agent thread's (it has a question), not another graph's.
 
-    A run stopped right after its input was saved holds the question only in `__start__`.
+    A run stopped right after its input was saved holds the question only in `__start__`, or
+    nothing but the (empty) transcript channel.
     """
     started = values.get("__start__")
-    return "question" in values or (isinstance(started, dict) and "question" in started)
+    only_transcript = not set(values) - {"messages"}
+    return (
+        "question" in values
+        or (isinstance(started, dict) and "question" in started)
+        or only_transcript
+    )
 
 
 def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
@@ -470,7 +476,7 @@ class _Printer:
             return  # the stored state from before this question reached the transcript
         results = [m for m in turn if isinstance(m, ToolMessage)]
         answered = {m.tool_call_id for m in results}
-        steps = [m for m in turn if isinstance(m, AIMessage)]
+        steps = model_steps(turn)
         for number, message in enumerate(steps, start=1):
             if number <= self.printed:
                 continue

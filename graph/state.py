@@ -1,4 +1,8 @@
-"""The agent's state: a narrow input, the result a caller reads, and the working state between."""
+"""The agent's state: a narrow input, the result a caller reads, and the working state between.
+
+`typing_extensions.TypedDict` (not `typing.TypedDict`) so pydantic can build the JSON schemas
+Studio and `client.assistants.get_schemas` show, on Python 3.11 as on 3.12+.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,21 @@ from typing_extensions import TypedDict
 Stopped = Literal["answer", "budget", "error"]
 
 
-class InputState(TypedDict):
-    """What a caller passes in."""
+class InputState(TypedDict, total=False):
+    """What a caller passes in: a question, or a chat panel's messages."""
 
     question: str
     """The user's question, in plain text."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The transcript: system prompt, questions, thoughts with tool calls, observations, answers.
+
+    A chat panel sends `{"messages": [...]}`: its last human message is the question and the
+    earlier turns are the conversation so far.
+    """
 
 
-class OutputState(TypedDict, total=False):
-    """What every run returns (the seed-004 result, plus bookkeeping)."""
+class OutputState(InputState, total=False):
+    """What every run returns (the seed-004 result, plus bookkeeping and the transcript)."""
 
     answer: str | None
     """The final answer, or None when the run stopped without one."""
@@ -44,10 +54,8 @@ class OutputState(TypedDict, total=False):
     """True when the answer cites nothing although the corpora hold passages on the question."""
 
 
-class AgentState(InputState, OutputState):
+class AgentState(OutputState, total=False):
     """The full working state of a thread."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
-    """The transcript: system prompt, question, thoughts with tool calls, observations."""
     remaining_steps: RemainingSteps
     """Supersteps left before the recursion limit (managed by LangGraph)."""

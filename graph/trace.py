@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from graph.chat import is_answer_message
 from graph.nodes import message_text
 from graph.transcript import FINISH_TOOL, hits_of, is_search_call
 
@@ -138,14 +139,16 @@ def render_turn(turn: Sequence[AnyMessage], result: dict[str, Any] | None) -> li
     question = next((message_text(m) for m in turn if isinstance(m, HumanMessage)), "")
     lines = render_goal(question)
     results = [m for m in turn if isinstance(m, ToolMessage)]
-    number = 0
-    for message in turn:
-        if isinstance(message, AIMessage):
-            number += 1
-            lines.extend(render_step(number, message, results))
+    for number, message in enumerate(model_steps(turn), start=1):
+        lines.extend(render_step(number, message, results))
     if result is not None:
         lines.extend(render_result(result, turn))
     return lines
+
+
+def model_steps(turn: Sequence[AnyMessage]) -> list[AIMessage]:
+    """The model's AI messages of a turn (its steps), without the answer message closing it."""
+    return [m for m in turn if isinstance(m, AIMessage) and not is_answer_message(m)]
 
 
 def _quote(value: Any) -> str:

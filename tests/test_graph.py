@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 
 from corpora import Corpus, Passage, load_builtin
 from graph.budget import recursion_limit_for, run_config
+from graph.chat import is_answer_message
 from graph.context import Context
 from graph.graph import AgentGraph, build_agent
 from graph.graph import graph as exported_graph
@@ -62,8 +63,8 @@ def tool_messages(messages: Sequence[AnyMessage]) -> list[ToolMessage]:
 
 
 def ai_messages(messages: Sequence[AnyMessage]) -> list[AIMessage]:
-    """The AI messages of a transcript, in order."""
-    return [m for m in messages if isinstance(m, AIMessage)]
+    """The model's AI messages of a transcript (its steps, not the closing answers), in order."""
+    return [m for m in messages if isinstance(m, AIMessage) and not is_answer_message(m)]
 
 
 def search(query: str, tool_name: str = "search_notes") -> tuple[str, dict[str, Any]]:
@@ -144,8 +145,9 @@ def test_finish_call_ends_the_run_with_answer_and_citations(scripted: Scripted) 
     assert result["unsupported"] == []
     assert result["stopped"] == "answer"
     assert result["steps"] == 2
-    closing = transcript(agent)[-1]
+    closing, said = transcript(agent)[-2:]
     assert isinstance(closing, ToolMessage) and closing.tool_call_id == "call_2"
+    assert is_answer_message(said) and said.content == "Fleet Platform [d1]"
 
 
 def test_no_tool_calls_means_the_content_is_the_answer(scripted: Scripted) -> None:
@@ -200,9 +202,11 @@ def test_budget_boundaries(
         assert result["answer"] is None
         assert result["citations"] == [] and result["unsupported"] == []
         last_call = ai_messages(messages)[-1].tool_calls[0]
-        closing = messages[-1]
+        closing, said = messages[-2:]
         assert isinstance(closing, ToolMessage)
         assert closing.tool_call_id == last_call["id"]
+        assert is_answer_message(said)
+        assert said.content == f"No answer: the step budget ran out after {steps} model calls."
         assert closing.status == "error"
         assert closing.content.startswith("Not run")
         assert "budget" in closing.content
@@ -365,8 +369,10 @@ def test_a_model_that_raises_stops_with_error_and_keeps_the_transcript(
     assert "\n" not in result["error"]
     assert result["steps"] == 2
     messages = transcript(agent)
-    assert [m.type for m in messages] == ["system", "human", "ai", "tool"]
+    assert [m.type for m in messages] == ["system", "human", "ai", "tool", "ai"]
     assert messages[1].content == "Who owns the Atlas scheduler?"
+    assert is_answer_message(messages[-1])
+    assert messages[-1].content.startswith("No answer: ScriptExhausted: ")
     assert result["retrieved"] == {"search_notes": notes_ids("Atlas owner")}
 
 
@@ -447,7 +453,10 @@ def test_checkpoint_round_trip(scripted: Scripted, checkpointer: BaseCheckpointS
     assert values["stopped"] == "answer"
     assert values["citations"] == ["d1"] and values["unsupported"] == ["d99"]
     assert values["steps"] == 2
-    assert [m.type for m in values["messages"]] == ["system", "human", "ai", "tool", "ai", "tool"]
+    assert [m.type for m in values["messages"]] == [
+        "system", "human", "ai", "tool", "ai", "tool", "ai"
+    ]  # fmt: skip
+    assert values["messages"][-1].content == "Fleet Platform [d1]"
     stored_search = values["messages"][3]
     assert stored_search.artifact == tool_messages(transcript(agent, "round-trip"))[0].artifact
     assert values["messages"][2].tool_calls[0]["args"] == {"query": "Atlas owner"}
@@ -462,7 +471,8 @@ def test_checkpoint_round_trip_of_a_budget_stop(
     assert saved is not None
     values = saved.checkpoint["channel_values"]
     assert (values["stopped"], values["answer"], values["steps"]) == ("budget", None, 2)
-    assert values["messages"][-1].content.startswith("Not run")
+    assert values["messages"][-2].content.startswith("Not run")
+    assert values["messages"][-1].content.startswith("No answer: the step budget ran out")
 
 
 def test_a_second_question_on_a_thread_starts_a_new_turn(scripted: Scripted) -> None:
@@ -478,7 +488,8 @@ def test_a_second_question_on_a_thread_starts_a_new_turn(scripted: Scripted) -> 
         "Who owns Atlas?",
         "Who owns Atlas, again?",
     ]
-    assert [m.type for m in messages].count("ai") == 4
+    assert len(ai_messages(messages)) == 4
+    assert [m.content for m in messages if is_answer_message(m)] == ["Fleet Platform [d1]"] * 2
     assert [m.type for m in messages].count("system") == 1
 
 

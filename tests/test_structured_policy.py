@@ -11,6 +11,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.budget import run_config
+from graph.chat import is_answer_message
 from graph.graph import build_agent
 from graph.models.policy import PolicyModel
 from graph.models.structured import (
@@ -39,7 +40,7 @@ def run_agent(
     config = run_config(6, "t1")
     result = graph.invoke({"question": question}, config)
     messages = graph.get_state(config).values["messages"]
-    ais = [m for m in messages if isinstance(m, AIMessage)]
+    ais = [m for m in messages if isinstance(m, AIMessage) and not is_answer_message(m)]
     observations = [m for m in messages if isinstance(m, ToolMessage)]
     return result, ais, observations
 

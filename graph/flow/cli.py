@@ -135,7 +135,7 @@ def flow_thread_state(saver: Any, thread_id: str) -> str | None:
 
     saved = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
     values = saved.checkpoint.get("channel_values", {}) if saved is not None else {}
-    if "request" not in values or "messages" in values or "route" in values:
+    if "request" not in values or "question" in values or "route" in values:
         return None
     snapshot = flow_for(saver).get_state(flow_config(thread_id))
     if ESCALATE_NODE in snapshot.next and snapshot.interrupts:

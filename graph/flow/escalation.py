@@ -16,6 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import interrupt
 
 from corpora.field_service import FieldServiceData
+from graph.chat import closing_message
 from graph.flow.human import RESUME_HELP, ResumeError, candidates, parse_decision
 from graph.flow.policy import POLICY, RESUME_STAGE, Stage
 from graph.flow.state import FlowState, HumanDecision, LogEntry
@@ -86,7 +87,7 @@ class EscalateNode:
                                "detail": f"closed by a human: {note}", "ms": ms}  # fmt: skip
             answer = f"Escalated at {stage}: {state.get('reason', '')}. Closed by a human: {note}."
             return {"human_decision": decision, "outcome": "escalated", "answer": answer,
-                    "log": [entry]}  # fmt: skip
+                    "log": [entry], "messages": [closing_message(answer)]}  # fmt: skip
         code = decision["fault_code"]
         entry = {"stage": "escalate", "ok": True,
                  "detail": f"human chose {code}; continuing at {RESUME_STAGE.value}",

@@ -25,6 +25,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graph.checked import checked
 from graph.flow.escalation import EscalateNode
 from graph.flow.nodes import FlowTools, Tool
 from graph.flow.policy import (
@@ -131,7 +132,7 @@ def build_flow(
         builder.add_conditional_edges(node_of(stage), route_after(stage), list(targets(stage)))
     after_escalate: list[str] = [node_of(RESUME_STAGE), END]
     builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, after_escalate)
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
 flow = build_flow()

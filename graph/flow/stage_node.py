@@ -16,10 +16,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graph.chat import closing_message, sent_question, text_of
 from graph.flow.policy import ABORT, FIRST_STAGE, MAX_RUNS, POLICY, Stage, next_step
 from graph.flow.retry import FailedRuns, TransientStageError
 from graph.flow.stages import StageFunction
 from graph.flow.state import FlowState, LogEntry
+from graph.nodes import printable
 
 ABORTED = "Cannot serve this request: {reason}."
 """The answer of a request the policy aborts."""
@@ -42,6 +44,14 @@ BLANK: Mapping[str, Any] = {
 """What a new request on a used thread resets (nothing of an earlier request carries over)."""
 
 
+def request_from_chat(state: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"request": text}`` when a chat panel just sent a human message, else nothing."""
+    sent = sent_question(state.get("messages") or [])
+    if sent is None:
+        return {}
+    return {"request": printable(text_of(sent))}
+
+
 class StageNode:
     """The graph node of one stage (callable as ``node(state, runtime)``)."""
 
@@ -61,6 +71,7 @@ class StageNode:
         update: dict[str, Any] = {}
         if self.stage is FIRST_STAGE:  # a new request: forget whatever an earlier one left
             update.update({key: BLANK[key] for key in BLANK if state.get(key) is not None})
+            update.update(request_from_chat(state))
             before = 0
         else:
             before = (state.get("attempts") or {}).get(self.stage.value, 0)
@@ -90,6 +101,8 @@ class StageNode:
         attempts[self.stage.value] = run
         update["attempts"] = attempts
         update["log"] = [*earlier, entry]
+        if update.get("outcome") in ("answered", "aborted") and update.get("answer"):
+            update["messages"] = [closing_message(update["answer"])]  # what a chat panel shows
         return update
 
     def _entry(self, run: int, ok: bool, detail: str, start: float) -> LogEntry:

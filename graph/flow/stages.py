@@ -43,6 +43,9 @@ NO_PART = (
     "variant (in the {family} family, parts for {fault_code} fit only: {fits})"
 )
 NO_CITATION = "No manual citation available."
+NO_REQUEST = (
+    'no request: send {"request": "..."} or {"messages": [{"role": "user", "content": "..."}]}'
+)
 
 
 def _days(n: Any) -> str:
@@ -90,7 +93,9 @@ class FlowStages:
 
     def parse(self, state: Mapping[str, Any], run: int) -> StageResult:
         """Find the model variant (``AC-250-S``) and the symptom in the request."""
-        request = state["request"]
+        request = state.get("request")
+        if not isinstance(request, str) or not request.strip():
+            return False, NO_REQUEST, {}
         found = {f"{m.group(1)}-{m.group(2)}".upper() for m in VARIANT_RE.finditer(request)}
         if not found:
             family = FAMILY_RE.search(request)

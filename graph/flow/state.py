@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from tools.field_service import Availability, PassageHit, TicketHit
@@ -39,11 +41,13 @@ class HumanDecision(TypedDict):
     """The stage that escalated."""
 
 
-class FlowInput(TypedDict):
-    """What a caller passes in."""
+class FlowInput(TypedDict, total=False):
+    """What a caller passes in: a request, or a chat panel's messages."""
 
     request: str
     """The field-service request in plain text, e.g. "AC-250-S leaking water, pump silent"."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The chat: a chat panel's last human message is the request; each answer is an AI message."""
 
 
 class FlowState(FlowInput, total=False):

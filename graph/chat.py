@@ -1,0 +1,122 @@
+"""The agent in a chat panel: a question sent as messages, the answer as the last AI message.
+
+Studio's chat view and Agent Chat UI send `{"messages": [...]}`: the last human message is the
+question and the earlier turns are the conversation so far. Whichever way a question came, a
+finished turn ends on an AI message holding the answer in plain text with its citations
+(`... [pol-1]`), or saying why there is none, so a chat panel always shows the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+)
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+FINAL_ANSWER = "final_answer"
+"""The `response_metadata` flag of the AI message that closes a turn (not a model step)."""
+NO_QUESTION = (
+    'no question: send {"question": "..."} or {"messages": [{"role": "user", "content": "..."}]}'
+)
+NO_ANSWER = "No answer: {why}."
+BUDGET_SPENT = "the step budget ran out after {steps} model calls"
+Closer = Callable[[ToolCall, str], ToolMessage]
+"""Builds the error tool message for a call that will never run, given the reason."""
+
+
+def sent_question(messages: Sequence[AnyMessage]) -> HumanMessage | None:
+    """The human message a chat client just sent: the transcript ends on it, unanswered.
+
+    A turn the agent ran always ends on an AI or tool message, so a trailing human message can
+    only be new input.
+    """
+    if messages and isinstance(messages[-1], HumanMessage):
+        return messages[-1]
+    return None
+
+
+def text_of(message: BaseMessage) -> str:
+    """The text of a message whose content may be a string or a list of blocks."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(
+        str(block.get("text", "")) if isinstance(block, dict) else str(block) for block in content
+    )
+
+
+def open_turn(
+    messages: Sequence[AnyMessage],
+    question: HumanMessage,
+    system_prompt: str,
+    close: Closer,
+) -> tuple[list[AnyMessage], list[BaseMessage]]:
+    """The transcript a new turn starts from, and the `messages` update that makes it so.
+
+    `question` is the turn's human message: a new one to append, or (from a chat panel) a copy
+    of the last stored one with the same id. The transcript starts with the system prompt and
+    every earlier tool call is answered before the next question. When the stored messages
+    already are its beginning, the update only appends; otherwise it rewrites the transcript.
+    """
+    body = list(messages)
+    if body and body[-1].id is not None and body[-1].id == question.id:
+        body[-1] = question
+    else:
+        body.append(question)
+    wanted = answer_open_calls(body, close)
+    if not (wanted and isinstance(wanted[0], SystemMessage)):
+        wanted.insert(0, SystemMessage(system_prompt))
+    kept = len(messages)
+    if len(wanted) >= kept and all(a is b for a, b in zip(wanted, messages, strict=False)):
+        appended: list[BaseMessage] = [*wanted[kept:]]
+        return wanted, appended
+    return wanted, [RemoveMessage(id=REMOVE_ALL_MESSAGES), *wanted]
+
+
+def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[AnyMessage]:
+    """`messages` with a "not run" reply before each question for every call left unanswered."""
+    out: list[AnyMessage] = []
+    open_calls: dict[str, ToolCall] = {}
+    for message in messages:
+        if isinstance(message, HumanMessage) and open_calls:
+            out.extend(close(call, "a new question was asked") for call in open_calls.values())
+            open_calls = {}
+        if isinstance(message, AIMessage):
+            open_calls.update({str(call["id"]): call for call in message.tool_calls})
+        elif isinstance(message, ToolMessage):
+            open_calls.pop(message.tool_call_id, None)
+        out.append(message)
+    return out
+
+
+def answer_message(result: Mapping[str, Any]) -> AIMessage:
+    """The AI message that closes a turn: the answer with its citations, or why there is none."""
+    answer = result.get("answer")
+    if result.get("stopped") == "answer" and answer:
+        missing = [c for c in result.get("citations") or [] if f"[{c}]" not in answer]
+        text = " ".join([answer, *(f"[{c}]" for c in missing)])
+    elif result.get("stopped") == "budget":
+        text = NO_ANSWER.format(why=BUDGET_SPENT.format(steps=result.get("steps", 0)))
+    else:
+        text = NO_ANSWER.format(why=str(result.get("error") or "the run stopped").rstrip("."))
+    return closing_message(text)
+
+
+def closing_message(text: str) -> AIMessage:
+    """An AI message that closes a turn with `text` (flagged, so traces don't count it a step)."""
+    return AIMessage(text, response_metadata={FINAL_ANSWER: True})
+
+
+def is_answer_message(message: BaseMessage) -> bool:
+    """Whether `message` is the closing answer of a turn (not a model step)."""
+    return isinstance(message, AIMessage) and bool(message.response_metadata.get(FINAL_ANSWER))

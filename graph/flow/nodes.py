@@ -30,7 +30,7 @@ from langchain_core.tools import BaseTool
 from langgraph.types import interrupt
 
 from corpora.field_service import FAMILY_RE, VARIANT_RE, FieldServiceData, family_of, load
-from graph.chat import closing_message, sent_question, text_of
+from graph.chat import closing_message, sent_question
 from graph.flow.human import RESUME_HELP, ResumeError, candidates, parse_decision
 from graph.flow.policy import (
     ABORT,
@@ -43,7 +43,7 @@ from graph.flow.policy import (
     next_step,
 )
 from graph.flow.state import FlowState, HumanDecision, LogEntry
-from graph.nodes import printable
+from graph.nodes import message_text, printable
 from tools import field_service as fs
 from tools.bm25 import tokenize
 
@@ -167,7 +167,7 @@ def request_from_chat(state: Mapping[str, Any]) -> dict[str, Any]:
     sent = sent_question(state.get("messages") or [])
     if sent is None:
         return {}
-    return {"request": printable(text_of(sent))}
+    return {"request": printable(message_text(sent))}
 
 
 def _one_line(exc: BaseException) -> str:

@@ -45,16 +45,6 @@ def sent_question(messages: Sequence[AnyMessage]) -> HumanMessage | None:
     return None
 
 
-def text_of(message: BaseMessage) -> str:
-    """The text of a message whose content may be a string or a list of blocks."""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(
-        str(block.get("text", "")) if isinstance(block, dict) else str(block) for block in content
-    )
-
-
 def open_turn(
     messages: Sequence[AnyMessage],
     question: HumanMessage,

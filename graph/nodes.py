@@ -21,7 +21,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from graph.budget import has_room_to_finish
-from graph.chat import NO_QUESTION, answer_message, open_turn, sent_question, text_of
+from graph.chat import NO_QUESTION, answer_message, open_turn, sent_question
 from graph.context import Context
 from graph.grounding import grounding
 from graph.models import load_model
@@ -142,9 +142,9 @@ class Agent:
         The question is the human message a chat panel `sent`, else the `question` input.
         """
         update: dict[str, Any] = dict(NEW_TURN)
-        question = text_of(sent) if sent is not None else state.get("question")
+        question = message_text(sent) if sent is not None else state.get("question")
         if sent is not None:
-            update["question"] = printable(text_of(sent))
+            update["question"] = printable(message_text(sent))
         if question is None:
             return update, NO_QUESTION
         problem = question_problem(question)

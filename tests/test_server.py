@@ -45,8 +45,12 @@ def test_a_seed_goal_runs_on_the_server_with_its_state_and_history(server: str) 
     assert "Globex" in final["answer"] and "2-year" in final["answer"]
     assert final["citations"] == ["prod-1", "prod-3"] and final["unsupported"] == []
     values = state["values"]
-    calls = [m["tool_calls"][0] for m in values["messages"] if m["type"] == "ai"]
+    calls = [
+        m["tool_calls"][0] for m in values["messages"] if m["type"] == "ai" and m["tool_calls"]
+    ]
     assert [c["name"] for c in calls] == ["search_products", "search_products", "finish"]
+    said = values["messages"][-1]  # the answer a chat panel shows, with its citations
+    assert said["type"] == "ai" and said["content"] == f"{final['answer']} [prod-1] [prod-3]"
     assert calls[0]["args"] == {"query": "who acquired Acme"}
     assert "Globex" in calls[1]["args"]["query"]
     assert values["steps"] == 3 and state["next"] == []

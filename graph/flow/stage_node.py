@@ -16,12 +16,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.chat import closing_message, sent_question, text_of
+from graph.chat import closing_message, sent_question
 from graph.flow.policy import ABORT, FIRST_STAGE, MAX_RUNS, POLICY, Stage, next_step
 from graph.flow.retry import FailedRuns, TransientStageError
 from graph.flow.stages import StageFunction
 from graph.flow.state import FlowState, LogEntry
-from graph.nodes import printable
+from graph.nodes import message_text, printable
 
 ABORTED = "Cannot serve this request: {reason}."
 """The answer of a request the policy aborts."""
@@ -49,7 +49,7 @@ def request_from_chat(state: Mapping[str, Any]) -> dict[str, Any]:
     sent = sent_question(state.get("messages") or [])
     if sent is None:
         return {}
-    return {"request": printable(text_of(sent))}
+    return {"request": printable(message_text(sent))}
 
 
 class StageNode:

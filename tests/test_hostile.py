@@ -211,7 +211,7 @@ ANSWERED: list[tuple[str, str, Callable[[dict[str, Any]], bool]]] = [
     (
         "max steps 1",
         Q,
-        lambda r: r["steps"] == 1 and r["citations"] == [] and r["unsupported"] == [],
+        lambda r: r["stopped"] == "answer" and r["steps"] == 1 and r["citations"] == [],
     ),
 ]
 

@@ -71,6 +71,7 @@ def test_the_two_options_of_a_choice_question() -> None:
     [
         ("Who designed the Lantern Bridge?", "Ida Marr", "v3"),
         ("How long is parental leave at Vantor?", "16 weeks", "v5"),
+        ("How long does standard delivery take?", "3 to 5 days", "v4"),
         ("When was Tomas Quell born?", "1958", "v2"),
         ("Who is older, Ida Marr or Tomas Quell?", "Ida Marr", None),
         ("Who is younger, Ida Marr or Tomas Quell?", "Tomas Quell", None),

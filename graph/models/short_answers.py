@@ -28,13 +28,15 @@ from graph.models.tuning import (
     LATER_WORDS,
     NAME_QUESTION_NOUN_LIMIT,
     PROPERTY_SHARE,
+    UNIT_WORDS,
 )
 
 Hit = dict[str, Any]
 MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 NUMBER_SPAN_RE = re.compile(
     rf"(?:\d{{1,2}}\s+)?{MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}|{MONTH}\s+\d{{4}}"
-    r"|\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?",
+    r"|\d[\d,]*(?:\.\d+)?(?:\s*(?:to|-|–)\s*\d[\d,]*(?:\.\d+)?)?"
+    r"(?:\s+(?:million|billion|thousand|hundred))?",
 )
 QUANTITY_RE = re.compile(r"\bhow (many|much|long|old|far|often|tall|big|large)\b", re.I)
 """A question asking for a quantity, whose answer keeps the number's unit ("16 weeks")."""
@@ -122,9 +124,11 @@ def number_in(sentence: str, known: str) -> str | None:
         return None
     start, text = min(spans)
     if QUANTITY_RE.search(known):  # "how long": "16 weeks", not "16"
-        unit = re.match(r"\s+([a-z]+)\b", sentence[start + len(text) :])
-        if unit and unit.group(1) not in STOPWORDS:
-            text = f"{text} {unit.group(1)}"
+        following = re.match(rf"(?:\s+[a-z]+\b){{1,{UNIT_WORDS}}}", sentence[start + len(text) :])
+        for word in following.group(0).split() if following else []:
+            if word in STOPWORDS:
+                break
+            text = f"{text} {word}"
     return text
 
 

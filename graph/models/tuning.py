@@ -103,6 +103,9 @@ NAME_QUESTION_NOUN_LIMIT = 3
 """Words allowed between "what/which" and the verb for the question to ask for a named thing
 ("what New York city", "which British bomber"): beyond that it asks for an explanation."""
 
+UNIT_WORDS = 2
+"""Words after a quantity kept as its unit ("5 business days"), up to the first function word."""
+
 # --- reading: the vocabulary of questions and passages -------------------------------------
 
 NUMBER_WORDS = frozenset(

@@ -14,7 +14,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.chat import is_answer_message
 from graph.flow.graph import RECURSION_LIMIT, build_flow
-from graph.flow.nodes import NO_REQUEST
+from graph.flow.stages import NO_REQUEST
 from graph.graph import build_agent
 from graph.router import build_router, router_config
 

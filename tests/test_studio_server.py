@@ -16,7 +16,7 @@ from server_utils import langgraph_dev
 
 from graph.budget import recursion_limit_for
 from graph.flow.graph import RECURSION_LIMIT as FLOW_LIMIT
-from graph.flow.nodes import NO_REQUEST
+from graph.flow.stages import NO_REQUEST
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

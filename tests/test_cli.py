@@ -137,7 +137,8 @@ def test_ask_max_steps_and_thread(agent_home: Path) -> None:
         "thread_id": "t-x1",
     }
     reused = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])
-    assert reused["stopped"] == "budget"  # the thread's budget of 1 step lives with it
+    # the thread's budget of 1 step lives with it: again one step and no search
+    assert reused["steps"] == 1 and reused["citations"] == []
     again = json.loads(ok("ask", question, "--json", "--thread", "t-x1", "--max-steps", "6")[0])
     assert again["stopped"] == "answer" and "Priya Raman" in again["answer"]
 

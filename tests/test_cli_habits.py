@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import run_cli
@@ -72,9 +73,10 @@ def test_quiet_prints_only_the_answer(
 
 
 def test_quiet_without_an_answer_is_one_error_line(
-    agent_home: Path, capsys: pytest.CaptureFixture[str]
+    agent_home: Path, capsys: pytest.CaptureFixture[str], script_file: Any
 ) -> None:
-    argv = ("ask", "Who leads the team that owns Beacon?", "-q", "--max-steps", "1")
+    model = script_file(("search_policy", {"query": "refund"}))  # searches, never answers
+    argv = ("ask", "Who leads the team that owns Beacon?", "-q", "-m", model, "--max-steps", "1")
     code, out, err = run_cli(capsys, *argv)
     assert code == 1 and out == ""
     assert err == "error: no answer: the step budget ran out after 1 model call\n"

@@ -184,4 +184,4 @@ def test_ask_over_a_folder_with_a_fifo_says_what_it_skipped(
     )
     assert code == 0
     assert err.strip() == "note: corpus kb: 1 file skipped (1 not a regular file)"
-    assert "ANSWER: The heating element is covered for 3 years." in out
+    assert "ANSWER: 3 years" in out, out  # the short answer to "how long"

@@ -15,6 +15,7 @@ from graph.context import Context
 from graph.graph import build_agent
 from graph.models.reading import answer_type
 from graph.models.short_answers import choice_options, question_form
+from graph.trace import model_steps
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -85,7 +86,8 @@ def test_short_answers_keep_the_supporting_sentence_in_the_trace(
     state, messages = run(question)
     assert state["answer"] == answer
     assert state["citations"] and (cited is None or cited in state["citations"])
-    assert "supporting sentence" in str(messages[-1].content)  # the sentence stays in the trace
+    finish_step = model_steps(messages)[-1]  # the transcript then closes on the answer message
+    assert "supporting sentence" in str(finish_step.content)  # the sentence stays in the trace
 
 
 def test_an_explanation_keeps_the_whole_sentence() -> None:

@@ -56,12 +56,14 @@ class RetrieverTool(BaseTool):
     def _run(
         self,
         query: str,
+        page: int = 1,
         k: Annotated[int | None, InjectedToolArg] = None,
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[str, list[dict[str, Any]]]:
-        """Retrieve, keep the first k documents, and format them as the BM25 tools do."""
+        """Retrieve, keep page `page` of k documents, and format them as the BM25 tools do."""
         check_query(query, self.name)
-        docs = self.retriever.invoke(query)[: k or self.k]
+        size = k or self.k
+        docs = self.retriever.invoke(query)[size * (page - 1) : size * page]
         hits = [self._hit(doc) for doc in docs]
         if not hits:
             return f"no passages in {self.collection} matched {query!r}; try other words", hits

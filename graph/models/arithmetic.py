@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 
 from graph.models.reading import QUESTION_WORDS, STOPWORDS, words
+from graph.models.tuning import MATH_WORDS, SIGNIFICANT_DIGITS
 
 NUMBER = r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?"
 """A number as people write it: thousands commas, decimals, scientific notation ("1.5e3")."""
@@ -33,7 +34,6 @@ OPERAND = r"\d[\d.,]*(?:[eE][+-]?\d+)?"
 EXPRESSION_RE = re.compile(
     rf"[-+(]*\s*{OPERAND}(?:\s*(?:\*\*|[-+*/%])\s*[-+(]*\s*{OPERAND}\)*)+\)*"
 )
-MATH_WORDS = frozenset("calculate compute evaluate equal equals result sum".split())
 
 
 @dataclass(frozen=True)
@@ -92,10 +92,6 @@ def _rate(text: str) -> str:
 def braces_escaped(text: str) -> str:
     """`text` safe inside a `str.format` template (the user's words may hold braces)."""
     return text.replace("{", "{{").replace("}", "}}")
-
-
-SIGNIFICANT_DIGITS = 12
-"""Digits an answer keeps: float noise (87.50000000000001) is rounded away."""
 
 
 def format_value(result: str, currency: str) -> str | None:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from graph.models.directives import is_directive
-from graph.models.tuning import CONNECTORS, LEADING_FUNCTION_WORDS
+from graph.models.tuning import ANSWER_TYPES, CONNECTORS, LEADING_FUNCTION_WORDS
 from graph.models.tuning import NUMBER_WORDS as NUMBER_WORDS
 from graph.models.tuning import QUESTION_WORDS as QUESTION_WORDS
 from graph.models.tuning import STOPWORDS as STOPWORDS
@@ -102,28 +102,6 @@ def names(text: str) -> list[Name]:
             span = " ".join(parts)
             found.append(Name(span, start, start + len(span)))
     return found
-
-
-ANSWER_TYPES = (
-    (
-        re.compile(
-            r"\b(how (many|much|long|old|far|often|tall|big|large)|(what|which) (year|date|"
-            r"percentage|number|age|decade|century))\b|^\s*when\b|\bsince when\b",
-            re.I,
-        ),
-        "number",
-    ),
-    (re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to) whom\b", re.I), "name"),
-    (
-        re.compile(
-            r"^\s*(where|which|what) ?(\w+ ){0,2}(company|office|city|country|team|person|"
-            r"organi[sz]ation|firm|band|state|town|university|school)\b",
-            re.I,
-        ),
-        "name",
-    ),
-    (re.compile(r"^\s*where\b", re.I), "name"),
-)
 
 
 def answer_type(question: str) -> str:

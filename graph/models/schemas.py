@@ -18,14 +18,12 @@ from typing import Any, Literal
 
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from graph.models.tuning import ID_WORDS
+
 FINISH = "finish"
 CALCULATOR = "calculator"
 RESERVED = frozenset({FINISH, CALCULATOR})
 """Tools the structured controller never calls as structured tools."""
-ID_WORDS = frozenset(
-    {"id", "ids", "no", "nr", "num", "number", "code", "sku", "ref", "key", "serial", "variant"}
-)
-"""Name parts that mark an argument or a field as an identifier."""
 EXAMPLE_RE = re.compile(
     r"(?:\be\.g\.|\bfor example|\bfor instance|\bsuch as|\blike)\s*[:,]?\s*[\"'`]?"
     r"([^\s\"'`,;()]+)",

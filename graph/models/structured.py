@@ -64,12 +64,10 @@ from graph.models.schemas import (
     structured_tools,
     tool_spec,
 )
+from graph.models.tuning import MAX_RECORDS_CITED
 
 if TYPE_CHECKING:
     from graph.models.policy import Action, Observation
-
-MAX_RECORDS_CITED = 3
-"""Most supporting records cited for the leading finding."""
 
 
 @dataclass(frozen=True)

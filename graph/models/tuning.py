@@ -7,6 +7,8 @@ held out for reporting. Nothing else in graph/models defines a tunable number or
 
 from __future__ import annotations
 
+import re
+
 # --- directives: retrieved sentences that address the reader or give orders ------------------
 
 ADDRESSEE_NOUNS = frozenset(
@@ -138,3 +140,48 @@ LEADING_FUNCTION_WORDS = frozenset(
     "There Here Also But And Or".split()
 )
 """Capitalised at a sentence start without being part of a name ("The", "After")."""
+
+
+# --- arithmetic ------------------------------------------------------------------------------
+
+MATH_WORDS = frozenset("calculate compute evaluate equal equals result sum".split())
+"""Words that ask for a computation: with only these beside an expression, it is arithmetic."""
+
+SIGNIFICANT_DIGITS = 12
+"""Digits an answer keeps: float noise (87.50000000000001) is rounded away."""
+
+# --- the kind of answer a question asks for --------------------------------------------------
+
+ANSWER_TYPES = (
+    (
+        re.compile(
+            r"\b(how (many|much|long|old|far|often|tall|big|large)|(what|which) (year|date|"
+            r"percentage|number|age|decade|century))\b|^\s*when\b|\bsince when\b",
+            re.I,
+        ),
+        "number",
+    ),
+    (re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to) whom\b", re.I), "name"),
+    (
+        re.compile(
+            r"^\s*(where|which|what) ?(\w+ ){0,2}(company|office|city|country|team|person|"
+            r"organi[sz]ation|firm|band|state|town|university|school)\b",
+            re.I,
+        ),
+        "name",
+    ),
+    (re.compile(r"^\s*where\b", re.I), "name"),
+)
+"""Patterns of the question that ask for a number (a quantity, a date) or a name, in order;
+the first that matches decides (`reading.answer_type`), and "any" when none does."""
+
+
+# --- tools with structured arguments (graph.models.structured) -------------------------------
+
+ID_WORDS = frozenset(
+    {"id", "ids", "no", "nr", "num", "number", "code", "sku", "ref", "key", "serial", "variant"}
+)
+"""Name parts that mark an argument or a field as an identifier."""
+
+MAX_RECORDS_CITED = 3
+"""Most supporting records cited for the leading finding (more dilutes the citation)."""

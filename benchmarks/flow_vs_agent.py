@@ -55,12 +55,12 @@ from graph.flow.compare import (
     agreement_by_kind,
     checkpointers,
     compare,
+    flow_record,
     flow_runner,
     load_requests,
     markdown_table,
     rich_table,
 )
-from graph.flow.policy import ESCALATE_NODE
 from graph.flow.run import DURABILITY, FAST_DURABILITY, flow_config
 
 RESULTS = Path(__file__).parent / "results" / "flow_vs_agent.md"
@@ -88,16 +88,7 @@ def one_node_flow(saver: BaseCheckpointSaver) -> Runner:
 
     def run(request: str, thread_id: str) -> dict:
         values = graph.invoke({"request": request}, flow_config(thread_id), durability="exit")
-        interrupts = values.get("__interrupt__") or []
-        log = values.get("log") or []
-        return {
-            "outcome": "escalated" if interrupts else values.get("outcome"),
-            "answer": values.get("answer", ""),
-            "fault_code": values.get("fault_code"),
-            "part_no": values.get("part_no"),
-            "interrupt": interrupts[-1].value if interrupts else None,
-            "steps": sum(1 for entry in log if entry["stage"] != ESCALATE_NODE),
-        }
+        return flow_record(values)
 
     return run
 

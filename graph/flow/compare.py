@@ -223,7 +223,6 @@ def flow_runner(
     per stage (``DURABILITY``).
     """
     from graph.flow.graph import build_flow
-    from graph.flow.policy import ESCALATE_NODE
     from graph.flow.run import FAST_DURABILITY, flow_config
 
     graph = build_flow(tools, checkpointer)
@@ -231,19 +230,25 @@ def flow_runner(
 
     def run(request: str, thread_id: str) -> dict[str, Any]:
         config = flow_config(thread_id)
-        values = graph.invoke({"request": request}, config, durability=mode)
-        interrupts = values.get("__interrupt__") or []
-        log = values.get("log") or []
-        return {
-            "outcome": "escalated" if interrupts else values.get("outcome"),
-            "answer": values.get("answer", ""),
-            "fault_code": values.get("fault_code"),
-            "part_no": values.get("part_no"),
-            "interrupt": interrupts[-1].value if interrupts else None,
-            "steps": sum(1 for entry in log if entry["stage"] != ESCALATE_NODE),
-        }
+        return flow_record(graph.invoke({"request": request}, config, durability=mode))
 
     return run
+
+
+def flow_record(values: dict[str, Any]) -> dict[str, Any]:
+    """What a comparison keeps of one flow invocation's output (``invoke``'s values)."""
+    from graph.flow.policy import ESCALATE_NODE
+
+    interrupts = values.get("__interrupt__") or []
+    log = values.get("log") or []
+    return {
+        "outcome": "escalated" if interrupts else values.get("outcome"),
+        "answer": values.get("answer", ""),
+        "fault_code": values.get("fault_code"),
+        "part_no": values.get("part_no"),
+        "interrupt": interrupts[-1].value if interrupts else None,
+        "steps": sum(1 for entry in log if entry["stage"] != ESCALATE_NODE),
+    }
 
 
 def agent_runner(

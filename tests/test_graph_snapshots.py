@@ -1,8 +1,8 @@
-"""Mermaid snapshots of the flow and the router, so an accidental rewiring shows in a diff.
+"""Mermaid snapshots of the agent, the flow and the router, so a rewiring shows in a diff.
 
-The agent's snapshot is in ``test_graph.py``. A missing snapshot is written and the test
-fails once, so a new drawing is checked in on purpose. The router is drawn with ``xray`` so the
-flow's stages inside it are part of its snapshot too.
+A missing snapshot is written and the test fails once, so a new drawing is checked in on
+purpose. The router is drawn with ``xray`` so the flow's stages inside it are part of its
+snapshot too.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from graph.flow.graph import build_flow
+from graph.graph import build_agent
 from graph.models.scripted import ScriptedModel
 from graph.router import build_router
 
@@ -26,6 +27,11 @@ def matches_snapshot(drawing: str, name: str) -> None:
         path.write_text(drawing, encoding="utf-8")
         pytest.fail(f"wrote a new snapshot {path}; check it in and re-run")
     assert drawing == path.read_text(encoding="utf-8")
+
+
+def test_agent_drawing_matches_the_snapshot() -> None:
+    drawing = build_agent(model=ScriptedModel(turns=[])).get_graph().draw_mermaid()
+    matches_snapshot(drawing, "agent_graph.mmd")
 
 
 def test_flow_drawing_matches_the_snapshot() -> None:

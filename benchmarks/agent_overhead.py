@@ -21,9 +21,9 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
 from graph.models.scripted import ScriptedModel
 
 RESULTS = Path(__file__).parent / "results" / "agent_overhead.md"

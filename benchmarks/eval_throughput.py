@@ -46,8 +46,8 @@ import evals.runner
 from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.runner import run_dataset
+from graph.app.persistence import open_checkpointer
 from graph.models.policy import PolicyModel
-from graph.persistence import open_checkpointer
 from tools.search import SearchTool
 
 RESULTS = Path(__file__).parent / "results" / "eval_throughput.md"
@@ -317,7 +317,7 @@ def main() -> None:
         "# Eval throughput: hotpotqa-dev, policy model, SQLite checkpointer",
         "",
         f"{rows[0].questions} questions over 4,858 pooled paragraphs, k=3, max 6 steps, the "
-        "SQLite checkpointer on a temp file (WAL, as `graph.persistence.open_checkpointer` "
+        "SQLite checkpointer on a temp file (WAL, as `graph.app.persistence.open_checkpointer` "
         f"opens it), {os.cpu_count()} CPUs, Python {platform.python_version()}. Load average "
         f"{load_before:.1f} before and {load_after:.1f} after: other work on this machine "
         f"competes for the CPUs and inflates wall time. Goal: {GOAL_QPS:.0f} questions/s.",

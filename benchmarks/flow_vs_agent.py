@@ -4,7 +4,7 @@ Three measurements in one run:
 
 1. Requests of the flow's shape (they name a model variant), every system on its own
    checkpointer of one kind (memory by default, or SQLite files), driven the same way
-   (``graph.flow.compare``): outcomes, agreement, requests per second and CPU ms per request
+   (``evals.flow_compare``): outcomes, agreement, requests per second and CPU ms per request
    with the offline policy. The flow runs one graph node per stage; "flow" checkpoints once
    per invocation (``FAST_DURABILITY``, what a caller that wants speed runs), "flow (sync
    checkpoints)" after every stage (``DURABILITY``, what ``run_flow`` and ``agent flow`` run,
@@ -48,7 +48,7 @@ from model_latency import (
 from one_node_flow import build_one_node_flow
 from rich.console import Console
 
-from graph.flow.compare import (
+from evals.flow_compare import (
     Comparison,
     Request,
     Runner,
@@ -61,7 +61,7 @@ from graph.flow.compare import (
     markdown_table,
     rich_table,
 )
-from graph.flow.run import DURABILITY, FAST_DURABILITY, flow_config
+from graph.app.flow_runs import DURABILITY, FAST_DURABILITY, flow_config
 
 RESULTS = Path(__file__).parent / "results" / "flow_vs_agent.md"
 SYNC = "flow (sync checkpoints)"

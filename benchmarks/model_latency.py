@@ -17,7 +17,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import Field
 
-from graph.flow.compare import Request, Runner, agent_runner, checkpointers, router_runner
+from evals.flow_compare import Request, Runner, agent_runner, checkpointers, router_runner
 from graph.models.policy import PolicyModel
 
 SystemFactory = Callable[[BaseCheckpointSaver, PolicyModel], Runner]

@@ -20,7 +20,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.flow.escalation import EscalateNode
-from graph.flow.policy import (
+from graph.flow.retry import TransientStageError
+from graph.flow.stage_node import ABORTED, BLANK
+from graph.flow.stages import FlowStages
+from graph.flow.state import FlowInput, FlowState, LogEntry
+from graph.flow.transitions import (
     DONE,
     ESCALATE_NODE,
     FIRST_STAGE,
@@ -30,10 +34,6 @@ from graph.flow.policy import (
     Stage,
     next_step,
 )
-from graph.flow.retry import TransientStageError
-from graph.flow.stage_node import ABORTED, BLANK
-from graph.flow.stages import FlowStages
-from graph.flow.state import FlowInput, FlowState, LogEntry
 
 MAX_STAGE_RUNS = len(Stage) * max(MAX_RUNS.values())
 """More stage runs than the table allows in one ``run_stages`` call (a guard against a cycle)."""

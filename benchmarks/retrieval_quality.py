@@ -224,7 +224,7 @@ def agent_recall(indexed: IndexedCorpus, limit: int) -> list[tuple[str, float, f
     """The policy agent's retrieval recall on hotpotqa-dev with each retriever, same budget."""
     import evals.runner as runner
     from evals.metrics import micro_recall
-    from graph.run import Session
+    from graph.app.session import Session
 
     dataset = load_dataset("hotpotqa-dev")
     rows = []

@@ -1,6 +1,6 @@
 """Running a dataset through the agent: one checkpointed thread per question, concurrently.
 
-from graph.persistence import open_checkpointer
+from graph.app.persistence import open_checkpointer
 from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.runner import compare_retrieval, run_dataset
@@ -10,9 +10,9 @@ with open_checkpointer() as saver:
     records = run_dataset(dataset, checkpointer=saver)
 print(summarize(records), compare_retrieval(dataset, records))
 
-Every question runs through the same compiled graph (`graph.run.Session`, shared by the worker
-threads) on its own thread, ``eval-<dataset>-<run id>-<question id>``, so `agent replay` shows
-any run afterwards. A question whose run fails is recorded as ``stopped="error"`` with the
+Every question runs through the same compiled graph (`graph.app.session.Session`, shared by the
+worker threads) on its own thread, ``eval-<dataset>-<run id>-<question id>``, so `agent replay`
+shows any run afterwards. A question whose run fails is recorded as ``stopped="error"`` with the
 reason under the extra key ``error``; it never stops the eval.
 """
 
@@ -33,14 +33,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
 from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
-from graph.context import Context
+from graph.agent.context import Context
+from graph.agent.nodes import one_line
+from graph.agent.transcript import FINISH_TOOL, hits_of
+from graph.app.persistence import check_thread_id
+from graph.app.session import Session, UnknownThread
+from graph.app.thread_settings import DATASET_PREFIX
+from graph.app.trace import iter_turns
 from graph.models import default_model_spec, load_model
-from graph.nodes import one_line
-from graph.persistence import check_thread_id
-from graph.run import Session, UnknownThread
-from graph.thread_settings import DATASET_PREFIX
-from graph.trace import iter_turns
-from graph.transcript import FINISH_TOOL, hits_of
 
 OnRecord = Callable[[RunRecord], None]
 MAX_THREAD_ID = 128

@@ -1,5 +1,5 @@
 """`python -m graph` runs the `agent` command line."""
 
-from graph.cli import main
+from graph.cli.main import main
 
 main()

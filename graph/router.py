@@ -11,9 +11,9 @@ The flow is added as a subgraph node, so an escalation inside it (``interrupt()`
 router's thread too, and ``Command(resume=...)`` on the router's thread resumes the flow where
 it stopped. The agent runs inside ``ask_agent`` with the run's ``Context`` (model, budget).
 
-``build_router(checkpointer=None)`` is the factory; ``router`` is compiled without a
-checkpointer for ``langgraph.json`` (the server attaches its own). ``run_router``,
-``resume_router`` and ``router_result`` drive it from Python with a plain result dict.
+``build_router(checkpointer=None)`` is the factory; ``make_router`` is the one ``langgraph.json``
+names (no checkpointer: the server attaches its own). ``graph.app.router_runs`` drives it from
+Python with a plain result dict. Importing this module builds nothing.
 """
 
 from __future__ import annotations
@@ -30,24 +30,20 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Command
 from typing_extensions import TypedDict
 
 from corpora.field_service import VARIANT_RE
-from graph.budget import recursion_limit_for
-from graph.chat import answer_message
-from graph.checked import checked
-from graph.context import DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import recursion_limit_for
+from graph.agent.context import DEFAULT_MAX_STEPS, Context
+from graph.agent.graph import AgentGraph, build_agent
+from graph.common.chat import answer_message
+from graph.common.checked import checked
 from graph.flow.graph import RECURSION_LIMIT as FLOW_RECURSION_LIMIT
 from graph.flow.graph import build_flow
-from graph.flow.human import ResumeError
-from graph.flow.nodes import FlowTools, Tool
-from graph.flow.policy import ESCALATE_NODE
 from graph.flow.stage_node import request_from_chat
 from graph.flow.state import LogEntry, Outcome
-from graph.graph import AgentGraph, build_agent
-from graph.models import default_model_spec
-from graph.thread_settings import ThreadSettings, with_settings
+from graph.flow.tools import FlowTools, Tool
+from graph.flow.transitions import ESCALATE_NODE
 
 Route = Literal["flow", "agent"]
 """Where a request goes."""
@@ -218,102 +214,22 @@ def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> Runnabl
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
 
 
-def run_router(
-    graph: RouterGraph,
-    request: str,
-    *,
-    thread_id: str,
-    model: str | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-) -> dict[str, Any]:
-    """Route one request on a new thread of ``graph`` (compiled with a checkpointer)."""
-    config = router_config(thread_id, max_steps)
-    if graph.get_state(config).values:
-        raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    model = model or default_model_spec()
-    config = with_settings(config, ThreadSettings(graph="router", model=model, max_steps=max_steps))
-    graph.invoke({"request": request}, config, context=Context(model=model, max_steps=max_steps))
-    return router_result(graph, thread_id)
+def make_router() -> RouterGraph:
+    """The router ``langgraph.json`` serves: real tools, model per run, no checkpointer."""
+    return build_router()
 
-
-def resume_router(
-    graph: RouterGraph,
-    thread_id: str,
-    value: Any,
-    *,
-    model: str | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-) -> dict[str, Any]:
-    """Resume a router thread paused by the flow's escalation with a human decision.
-
-    ``value`` is what ``resume_flow`` takes (a fault code, or a close decision). Raises
-    ``ResumeError`` when the thread is unknown or not paused; a value the flow cannot act on
-    pauses it again, with the error in the interrupt payload.
-    """
-    config = router_config(thread_id, max_steps)
-    snapshot = graph.get_state(config)
-    if not snapshot.values:
-        raise ResumeError(f"unknown thread {thread_id!r}")
-    if not snapshot.interrupts:
-        raise ResumeError(f"thread {thread_id!r} is not waiting for a human decision")
-    graph.invoke(
-        Command(resume=value),
-        config,
-        context=Context(model=model or default_model_spec(), max_steps=max_steps),
-    )
-    return router_result(graph, thread_id)
-
-
-def router_result(graph: RouterGraph, thread_id: str) -> dict[str, Any]:
-    """A router thread's state as a plain result dict (a paused thread is "escalated").
-
-    While the flow is paused its state lives in the subgraph, so the steps, fault code,
-    variant and part of a paused thread are read from there.
-    """
-    config = router_config(thread_id)
-    snapshot = graph.get_state(config)
-    values = dict(snapshot.values)
-    interrupt = snapshot.interrupts[-1].value if snapshot.interrupts else None
-    if interrupt is not None:
-        for task in graph.get_state(config, subgraphs=True).tasks:
-            inner = getattr(task.state, "values", None)
-            if task.name == FLOW_NODE and isinstance(inner, Mapping):
-                values.update({key: inner.get(key) for key in FLOW_KEYS})
-                values["steps"] = record_flow_result(inner)["steps"]  # type: ignore[arg-type]
-    outcome = "escalated" if interrupt is not None else values.get("outcome")
-    return {
-        "route": values.get("route"),
-        "route_reason": values.get("route_reason", ""),
-        "outcome": outcome,
-        "answer": values.get("answer"),
-        "reason": values.get("reason", ""),
-        "steps": int(values.get("steps") or 0),
-        "fault_code": values.get("fault_code"),
-        "part_no": values.get("part_no"),
-        "model_variant": values.get("model_variant"),
-        "citations": list(values.get("citations") or []),
-        "unsupported": list(values.get("unsupported") or []),
-        "interrupt": interrupt,
-        "thread_id": thread_id,
-    }
-
-
-router = build_router()
-"""The router with the real tools, model per run, and no checkpointer (``langgraph.json``)."""
 
 __all__ = [
     "AgentNode",
+    "FLOW_KEYS",
     "RouterInput",
     "RouterState",
     "agent_outcome",
     "build_router",
     "choose_route",
+    "make_router",
     "record_flow_result",
-    "resume_router",
     "route_after_request",
     "route_request",
-    "router",
     "router_config",
-    "router_result",
-    "run_router",
 ]

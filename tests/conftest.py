@@ -19,8 +19,8 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
+from graph.app.persistence import HOME_ENV, open_checkpointer
 from graph.models.scripted import ScriptedModel
-from graph.persistence import HOME_ENV, open_checkpointer
 
 PG_DSN = os.environ.get("AGENT_TEST_PG_DSN")
 needs_postgres = pytest.mark.skipif(

@@ -18,9 +18,9 @@ from typing import Any
 
 from crash_window import die_after_writes_of
 
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
 from graph.models.policy import PolicyModel
-from graph.persistence import open_checkpointer
-from graph.run import Session
 
 
 class SlowPolicy(PolicyModel):

@@ -18,8 +18,8 @@ from typing import Any, cast, get_args
 
 from langgraph.types import Durability
 
-from graph.flow.run import resume_flow, run_flow
-from graph.persistence import open_checkpointer
+from graph.app.flow_runs import resume_flow, run_flow
+from graph.app.persistence import open_checkpointer
 
 
 def die(**kwargs: Any) -> dict[str, Any]:

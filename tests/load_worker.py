@@ -11,8 +11,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from graph.persistence import open_checkpointer
-from graph.run import Session
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
 
 QUESTIONS = [
     "Who leads the team that owns the Atlas scheduler?",

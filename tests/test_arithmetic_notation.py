@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
 
 
 def run(question: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -14,12 +14,12 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpora import Corpus, Passage
-from graph.budget import run_config
-from graph.chat import NO_QUESTION, is_answer_message
-from graph.context import Context
-from graph.graph import AgentGraph, build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import AgentGraph, build_agent
+from graph.agent.nodes import TOO_LOW_LIMIT
+from graph.common.chat import NO_QUESTION, is_answer_message
 from graph.models.policy import PolicyModel
-from graph.nodes import TOO_LOW_LIMIT
 from tools.finish import finish
 from tools.search import make_search_tool
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from graph.cli import cli, main
+from graph.cli.main import cli, main
 
 ROOT = Path(__file__).parents[1]
 ScriptFile = Callable[..., str]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.persistence import open_checkpointer
-from graph.run import Session
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
 
 VAGUE = "AC-250-B is dripping water from the indoor unit."
 Q = "Which company builds the charging docks in the office where the Fleet Platform team sits?"

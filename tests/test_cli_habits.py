@@ -12,8 +12,8 @@ import pytest
 from cli_helpers import run_cli
 from rich.cells import cell_len
 
-from graph.run import ThreadSummary
-from graph.thread_list import is_eval_thread, thread_line
+from graph.app.session import ThreadSummary
+from graph.cli.thread_lines import is_eval_thread, thread_line
 
 ScriptFile = Callable[..., str]
 LONG_QUESTION = "What is the refund window " + "for a very long order " * 10 + "?"

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session, UnknownThread
+from graph.app.thread_lock import ThreadBusy, lock_key
 from graph.models.policy import PolicyModel
-from graph.persistence import open_checkpointer
-from graph.run import Session, UnknownThread
-from graph.thread_lock import ThreadBusy, lock_key
 
 HERE = Path(__file__).parent
 FIRST = "Who leads the team that owns Beacon?"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
-from graph.persistence import open_checkpointer
-from graph.run import Session, UnknownThread
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session, UnknownThread
 
 pytestmark = pytest.mark.slow
 

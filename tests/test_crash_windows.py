@@ -15,7 +15,7 @@ from crash_window import die_after_writes_of
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.run import Session
+from graph.app.session import Session
 from tools.search import SearchTool
 
 QUESTION = "Who leads the team that owns Beacon?"

@@ -11,7 +11,7 @@ from cli_helpers import run_cli
 from langchain_core.messages import ToolMessage
 
 from corpora import Corpus, Passage
-from graph.run import Session
+from graph.app.session import Session
 from tools import embeddings
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
@@ -194,7 +194,7 @@ def test_ask_with_a_saved_hybrid_index_end_to_end(
     assert "ANSWER: 7 kilograms" in out, out  # the short answer to "how much"
     thread = out.strip().splitlines()[-1].split()[-1]
     # the artifact keeps both component scores; the observation shows the fused one
-    from graph.persistence import open_checkpointer
+    from graph.app.persistence import open_checkpointer
 
     with open_checkpointer() as saver:
         messages = Session(saver).messages(thread)

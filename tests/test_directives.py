@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from corpora import Corpus, Passage
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
 from graph.models.directives import is_directive
 from graph.models.reading import statements
 from tools.finish import finish

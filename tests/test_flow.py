@@ -18,6 +18,15 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from corpora.field_service import VARIANT_RE
+from graph.app.flow_runs import (
+    continue_flow,
+    flow_config,
+    flow_for,
+    result_of,
+    resume_flow,
+    run_flow,
+)
+from graph.app.persistence import open_checkpointer
 from graph.flow.graph import (
     RECURSION_LIMIT,
     build_flow,
@@ -26,8 +35,10 @@ from graph.flow.graph import (
     route_after_escalate,
 )
 from graph.flow.human import ResumeError, candidates, parse_decision, parse_resume_text
-from graph.flow.nodes import FlowTools
-from graph.flow.policy import (
+from graph.flow.stages import NO_CITATION, FlowStages
+from graph.flow.state import FlowState, HumanDecision
+from graph.flow.tools import FlowTools
+from graph.flow.transitions import (
     POLICY,
     TRANSITIONS,
     Failure,
@@ -35,17 +46,6 @@ from graph.flow.policy import (
     next_step,
     targets,
 )
-from graph.flow.run import (
-    continue_flow,
-    flow_config,
-    flow_for,
-    result_of,
-    resume_flow,
-    run_flow,
-)
-from graph.flow.stages import NO_CITATION, FlowStages
-from graph.flow.state import FlowState, HumanDecision
-from graph.persistence import open_checkpointer
 from tools.faults import flaky
 from tools.field_service import check_availability, search_manual, search_tickets
 
@@ -141,12 +141,12 @@ def test_the_graph_is_generated_from_the_table() -> None:
 
 
 def test_a_changed_table_changes_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
-    from graph.flow import policy
-    from graph.flow.policy import Transition
+    from graph.flow import transitions
+    from graph.flow.transitions import Transition
 
     table = dict(TRANSITIONS)
     table[Stage.PART] = Transition(Stage.STOCK, Failure.ABORT)  # no fitting part: refuse
-    monkeypatch.setattr(policy, "TRANSITIONS", table)
+    monkeypatch.setattr(transitions, "TRANSITIONS", table)
     edges = {(e.source, e.target) for e in build_flow().get_graph().edges}
     assert ("part", "__end__") in edges and ("part", "escalate") not in edges
     result = run_flow(NO_PART, checkpointer=None, thread_id="changed")

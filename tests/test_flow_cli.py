@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.flow.compare import agrees, compare, load_requests, markdown_table, percentile, spread
+from evals.flow_compare import agrees, compare, load_requests, markdown_table, percentile, spread
 
 CLEAR = "AC-250-A in a server room: the condensate pump isn't running and the float alarm is lit."
 VAGUE = "AC-250-B is dripping water from the indoor unit."
@@ -86,8 +86,8 @@ def test_resume_with_close_and_json_values(
 def test_resume_runs_a_flow_thread_stopped_between_stages_on(
     agent_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from graph.flow.run import flow_config, flow_for
-    from graph.persistence import open_checkpointer
+    from graph.app.flow_runs import flow_config, flow_for
+    from graph.app.persistence import open_checkpointer
 
     with open_checkpointer(None) as saver:  # stopped before part, as a killed process leaves it
         flow_for(saver).invoke({"request": CLEAR}, flow_config("s1"), interrupt_before=["part"])

@@ -13,16 +13,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 
 from corpora import Corpus, Passage, load_builtin
-from graph.budget import recursion_limit_for, run_config
-from graph.chat import is_answer_message
-from graph.context import Context
-from graph.graph import AgentGraph, build_agent
-from graph.graph import graph as exported_graph
+from graph.agent.budget import recursion_limit_for, run_config
+from graph.agent.context import Context
+from graph.agent.edges import route_after_reason
+from graph.agent.graph import AgentGraph, build_agent, make_graph
+from graph.agent.nodes import MAX_QUESTION_CHARS, model_view
+from graph.agent.transcript import current_turn
+from graph.app.trace import count_retrievals
+from graph.common.chat import is_answer_message
 from graph.models.scripted import ScriptedModel
-from graph.nodes import MAX_QUESTION_CHARS, model_view
-from graph.routing import route_after_reason
-from graph.trace import count_retrievals
-from graph.transcript import current_turn
 from tools import builtin_index, default_tools
 from tools.search import make_search_tool
 
@@ -507,6 +506,7 @@ def test_a_second_question_with_the_policy_starts_a_new_turn() -> None:
 
 
 def test_the_exported_graph_has_no_checkpointer() -> None:
+    exported_graph = make_graph()
     assert exported_graph.checkpointer is None
     assert build_agent(checkpointer=InMemorySaver()).checkpointer is not None
     result = exported_graph.invoke(

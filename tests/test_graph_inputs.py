@@ -12,10 +12,10 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.chat import is_answer_message
+from graph.agent.graph import build_agent
+from graph.common.chat import is_answer_message
 from graph.flow.graph import RECURSION_LIMIT, build_flow
 from graph.flow.stages import NO_REQUEST
-from graph.graph import build_agent
 from graph.router import build_router, router_config
 
 CLEAR = "AC-250-A in a plant room: the condensate pump is silent and the float alarm is on."

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from graph.agent.graph import build_agent
 from graph.flow.graph import build_flow
-from graph.graph import build_agent
 from graph.models.scripted import ScriptedModel
 from graph.router import build_router
 

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from corpora import Corpus, Passage
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
-from graph.grounding import groundedness
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.agent.grounding import groundedness
+from graph.app.trace import render_result
 from graph.models.scripted import ScriptedModel
-from graph.trace import render_result
 from tools.finish import finish
 from tools.search import make_search_tool
 

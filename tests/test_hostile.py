@@ -19,11 +19,11 @@ from cli_helpers import run_cli
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpora import load_corpus
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
-from graph.nodes import model_view
-from graph.run import Session
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.agent.nodes import model_view
+from graph.app.session import Session
 from tools import default_tools
 from tools.calculator import evaluate_expression
 from tools.search import make_search_tool

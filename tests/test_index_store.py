@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.run import Session
+from graph.app.session import Session
 from tools.index_build import build_index
 from tools.index_store import IndexStoreError, drop_index, list_indexes, locked, open_index
 from tools.stored_corpus import StoredCorpus

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
-from graph.persistence import open_checkpointer
-from graph.run import Session
-from graph.trace import iter_turns, render_turn
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
+from graph.app.trace import iter_turns, render_turn
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).parent

@@ -12,9 +12,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from mcp import types
 from mcp_helpers import PYTHON, http_server, quill_http, quill_spec, stdio_spec
 
+from graph.agent.nodes import model_view
+from graph.app.session import Session
 from graph.mcp_io.tools import MCPTool, is_search, local_name, records_in
-from graph.nodes import model_view
-from graph.run import Session
 from tools.finish import finish as our_finish
 
 pytestmark = pytest.mark.server
@@ -212,9 +212,9 @@ def test_a_bad_timeout_setting_is_one_line(
 def test_policy_fills_remote_structured_tools_from_their_schemas() -> None:
     from mcp_helpers import ROOT
 
-    from graph.budget import run_config
-    from graph.context import Context
-    from graph.graph import build_agent
+    from graph.agent.budget import run_config
+    from graph.agent.context import Context
+    from graph.agent.graph import build_agent
     from tools.field_service import field_service_tools
 
     request = "AC-250-A: condensate pump not running and the pump float alarm is lit."

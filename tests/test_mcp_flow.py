@@ -10,8 +10,8 @@ from cli_helpers import run_cli
 from langgraph.checkpoint.memory import InMemorySaver
 from mcp_helpers import PYTHON, ROOT, http_server, project_http, project_server_spec, stdio_spec
 
+from graph.app.flow_runs import run_flow
 from graph.flow.graph import build_flow
-from graph.flow.run import run_flow
 from graph.mcp_io.client import MCPClients
 from graph.mcp_io.flow import remote_flow_tools
 

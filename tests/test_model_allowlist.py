@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.app.session import Session
 from graph.models.allowlist import ModelNotAllowed, allowed_models, check_allowed
-from graph.run import Session
 
 QUESTION = "Which dock does the Orrin ferry leave from?"
 

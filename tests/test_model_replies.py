@@ -11,11 +11,11 @@ from cli_helpers import run_cli
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.agent.replies import vet_reply
 from graph.models.scripted import ScriptedModel
-from graph.replies import vet_reply
 
 QUESTION = "What colour is the Marlow lighthouse?"
 LIMIT = 2_000

@@ -14,8 +14,8 @@ from fake_openai import fake_openai
 from langgraph.checkpoint.memory import InMemorySaver
 from server_utils import free_port
 
+from graph.app.session import Session
 from graph.models import deadline
-from graph.run import Session
 
 QUESTION = "How many berths does the Quillon marina have?"
 EMPTY_CHOICES = {"id": "c1", "object": "chat.completion", "created": 0, "model": "m", "choices": []}

@@ -13,12 +13,12 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.app.session import Session
 from graph.models import ModelSpecError, as_chat_model, load_model
 from graph.models.providers import KNOWN_PROVIDERS, Provider
-from graph.run import Session
 
 QUESTION = "Where is the Tamsin observatory?"
 

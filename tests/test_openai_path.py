@@ -10,7 +10,7 @@ import pytest
 from fake_openai import FakeOpenAI, fake_openai
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.run import Session
+from graph.app.session import Session
 
 QUESTION = "Who leads the team that owns the Atlas scheduler?"
 GOOD_RUN = [

@@ -10,9 +10,9 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from corpora import Corpus, Passage, load_builtin
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
 from graph.models.arithmetic import parse_arithmetic
 from graph.models.reading import split_relative_clause
 from tools import default_tools

@@ -9,9 +9,9 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from corpora import Corpus, Passage
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -108,7 +108,7 @@ def test_a_deeper_read_is_the_next_page_of_the_same_query_until_it_runs_dry() ->
 def test_the_repeat_rule_counts_the_page() -> None:
     from langchain_core.messages import HumanMessage
 
-    from graph.transcript import find_earlier_search
+    from graph.agent.transcript import find_earlier_search
 
     call = {"name": "search_ops", "args": {"query": "Orion retry"}, "id": "c1", "type": "tool_call"}
     messages = [HumanMessage("q"), AIMessage("", tool_calls=[call])]

@@ -11,8 +11,8 @@ from cli_helpers import run_cli
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from graph.app.session import Session
 from graph.models.policy import PolicyModel
-from graph.run import Session
 from tools.search import SearchTool
 
 QUESTION = "Who leads the team that owns Beacon?"

@@ -13,8 +13,8 @@ from langchain_core.messages import ToolMessage
 from langchain_core.retrievers import BaseRetriever
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.graph import build_agent
-from graph.run import Session
+from graph.agent.graph import build_agent
+from graph.app.session import Session
 from tools.calculator import calculator
 from tools.finish import finish
 from tools.retriever_tool import RetrieverTool, document_id
@@ -74,8 +74,8 @@ def test_foreign_retriever_tool_citations_survive_a_run(scripted) -> None:
     )
     tool = make_search_tool(ShelfRetriever(shelf=SHELF), name="shop")
     graph = build_agent(model=model, tools=[tool, calculator, finish], checkpointer=InMemorySaver())
-    from graph.budget import run_config
-    from graph.context import Context
+    from graph.agent.budget import run_config
+    from graph.agent.context import Context
 
     config = {**run_config(max_steps=4), "configurable": {"thread_id": "t1"}}
     out = graph.invoke({"question": "How heavy is the Orca?"}, config, context=Context(model="x"))

@@ -11,19 +11,17 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from graph.context import Context
+from graph.agent.context import Context
+from graph.app.persistence import open_checkpointer
+from graph.app.router_runs import resume_router, router_result, run_router
 from graph.flow.human import ResumeError
 from graph.models.scripted import ScriptedModel
-from graph.persistence import open_checkpointer
 from graph.router import (
     agent_outcome,
     build_router,
     choose_route,
-    resume_router,
     route_after_request,
     router_config,
-    router_result,
-    run_router,
 )
 from tools.faults import flaky
 from tools.field_service import search_tickets

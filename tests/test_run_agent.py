@@ -1,4 +1,4 @@
-"""The seed-004 contract: `graph.agent.run_agent(question, model, search, max_steps, k)`."""
+"""The seed-004 contract: `graph.app.takehome.run_agent(question, model, search, max_steps, k)`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from graph.agent import run_agent
+from graph.app.takehome import run_agent
 
 DOCS = {
     "d1": "The Atlas scheduler assigns delivery jobs. It is owned by the Fleet Platform team.",

@@ -17,9 +17,9 @@ from evals.runner import (
     thread_id_for,
     tool_calls_of,
 )
+from graph.app.persistence import check_thread_id
+from graph.app.session import Session
 from graph.models import ModelSpecError
-from graph.persistence import check_thread_id
-from graph.run import Session
 
 
 def without_timing(records: list[RunRecord]) -> list[dict[str, Any]]:
@@ -58,7 +58,7 @@ def test_seed_runs_use_the_required_tools() -> None:
 
 
 def test_every_run_is_a_thread_session_reads_back(tmp_path: Path) -> None:
-    from graph.persistence import open_checkpointer
+    from graph.app.persistence import open_checkpointer
 
     dataset = load_dataset("notes")
     with open_checkpointer(str(tmp_path / "c.sqlite")) as saver:

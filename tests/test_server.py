@@ -10,7 +10,7 @@ import pytest
 from langgraph_sdk import get_client
 from server_utils import langgraph_dev
 
-from graph.budget import recursion_limit_for
+from graph.agent.budget import recursion_limit_for
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

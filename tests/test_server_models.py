@@ -14,7 +14,7 @@ from fake_openai import fake_openai
 from langgraph_sdk import get_client
 from server_utils import ROOT, langgraph_dev
 
-from graph.budget import recursion_limit_for
+from graph.agent.budget import recursion_limit_for
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

@@ -1,4 +1,4 @@
-"""`graph.run.Session`: ask, threads, result, replay, fork and resume over a checkpointer."""
+"""`graph.app.session.Session`: ask, threads, result, replay, fork, resume over a checkpointer."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.budget import run_config
-from graph.context import Context
-from graph.run import Session, UnknownThread
-from graph.trace import render_result, render_turn
-from graph.transcript import current_turn
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.transcript import current_turn
+from graph.app.session import Session, UnknownThread
+from graph.app.trace import render_result, render_turn
 from tools.search import SearchTool
 
 NOTES = Path(__file__).parents[1] / "evals" / "datasets" / "notes.jsonl"

@@ -10,12 +10,12 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from corpora import Corpus, Passage
-from graph.budget import run_config
-from graph.context import Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.app.trace import model_steps
 from graph.models.reading import answer_type
 from graph.models.short_answers import choice_options, question_form
-from graph.trace import model_steps
 from tools.finish import finish
 from tools.search import make_search_tool
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.persistence import open_checkpointer
-from graph.run import Session
-from graph.sqlite_deadline import FREE_S, LockBudget
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
+from graph.app.sqlite_deadline import FREE_S, LockBudget
 
 QUESTION = "what's our refund window?"
 

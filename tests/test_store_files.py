@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.persistence import CheckpointerError, open_checkpointer
-from graph.run import Session
+from graph.app.persistence import CheckpointerError, open_checkpointer
+from graph.app.session import Session
 
 QUESTION = "what's our refund window?"
 
@@ -44,7 +44,7 @@ def test_a_url_that_is_not_postgresql_is_refused_and_nothing_is_created(
 
 
 def test_plain_paths_and_postgresql_urls_pass_the_check() -> None:
-    from graph.persistence import check_db
+    from graph.app.persistence import check_db
 
     for db in (None, "data/x.sqlite", "/tmp/a:b.sqlite", "./c:d", "postgresql://h/db"):
         check_db(db)

@@ -15,7 +15,7 @@ from cli_helpers import run_cli
 from fake_openai import FakeOpenAI, fake_openai
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.run import Session
+from graph.app.session import Session
 
 QUESTION = "Who leads the team that owns the Atlas scheduler?"
 THOUGHT_2 = "Thought: the Fleet Platform team owns it; find its lead."

@@ -10,9 +10,9 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.budget import run_config
-from graph.chat import is_answer_message
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.graph import build_agent
+from graph.common.chat import is_answer_message
 from graph.models.policy import PolicyModel
 from graph.models.structured import (
     classify_arg,

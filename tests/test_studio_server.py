@@ -14,7 +14,7 @@ import pytest
 from langgraph_sdk import get_client
 from server_utils import langgraph_dev
 
-from graph.budget import recursion_limit_for
+from graph.agent.budget import recursion_limit_for
 from graph.flow.graph import RECURSION_LIMIT as FLOW_LIMIT
 from graph.flow.stages import NO_REQUEST
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.terminal import cut, safe_json, safe_text
+from graph.app.terminal import cut, safe_json, safe_text
 
 ScriptFile = Callable[..., str]
 # window title (OSC), clear screen (CSI), colour, C1 CSI, carriage return, bidi override, tag
@@ -147,7 +147,7 @@ def test_error_lines_are_rendered_safe(
 def test_eval_progress_and_metrics_show_hostile_labels_literally(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evals.cli import print_metrics, progress_bar
+    from graph.cli.evals import print_metrics, progress_bar
 
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws the bar as on a terminal
     monkeypatch.setenv("COLUMNS", "200")

@@ -19,9 +19,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from evals.datasets import load_dataset
 from evals.runner import run_dataset, thread_id_for
-from graph.persistence import open_checkpointer
-from graph.run import Session
-from graph.thread_settings import BUILTIN_SOURCE, CorpusNeed, read_settings
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
+from graph.app.thread_settings import BUILTIN_SOURCE, CorpusNeed, read_settings
 from tools.search import SearchTool
 
 QUESTION = "Who leads the team that owns the Atlas scheduler?"
@@ -158,9 +158,10 @@ def test_an_eval_rerun_skips_finished_questions_unless_asked(
 
 
 def test_each_graph_records_its_kind_and_the_agent_reads_it() -> None:
-    from graph.flow.run import run_flow
-    from graph.router import build_router, run_router
-    from graph.run import NotAnAgentThread
+    from graph.app.flow_runs import run_flow
+    from graph.app.router_runs import run_router
+    from graph.app.session import NotAnAgentThread
+    from graph.router import build_router
 
     saver = InMemorySaver()
     request = "AC-250-A leaking water, pump not running"

@@ -16,10 +16,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import interrupt
 
 from corpora.field_service import FieldServiceData
-from graph.chat import closing_message
+from graph.common.chat import closing_message
 from graph.flow.human import RESUME_HELP, ResumeError, candidates, parse_decision
-from graph.flow.policy import POLICY, RESUME_STAGE, Stage
 from graph.flow.state import FlowState, HumanDecision, LogEntry
+from graph.flow.transitions import POLICY, RESUME_STAGE, Stage
 
 _STAGES = frozenset(s.value for s in Stage)
 _LATER = frozenset(

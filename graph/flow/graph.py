@@ -5,15 +5,15 @@
     escalate -+-> part   (a human chose a fault code)
               +-> END    (a human closed the request)
 
-The graph is generated from ``graph.flow.policy``: a node per row of ``TRANSITIONS``, the edges
+The graph is generated from ``graph.flow.transitions``: a node per row of ``TRANSITIONS``, the edges
 from ``targets``, a router per stage that asks ``next_step`` (and raises on a state it does not
 expect), and LangGraph's ``RetryPolicy`` on the RETRY_ONCE stages. Studio shows the state
 machine; a thread can be stepped through (``interrupt_before=["diagnose"]``), and with a
-checkpoint per stage (``graph.flow.run.DURABILITY``) a killed process resumes at its stage.
+checkpoint per stage (``graph.app.flow_runs.DURABILITY``) a killed process resumes at its stage.
 
 ``build_flow(tools=None, checkpointer=None)`` is the factory (tests inject failing tools and a
-checkpointer); ``flow`` is compiled without a checkpointer, for ``langgraph.json`` (the server
-attaches its own).
+checkpointer); ``make_flow`` is the factory ``langgraph.json`` names (no checkpointer: the
+server attaches its own). Importing this module builds nothing.
 """
 
 from __future__ import annotations
@@ -25,10 +25,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.checked import checked
+from graph.common.checked import checked
 from graph.flow.escalation import EscalateNode
-from graph.flow.nodes import FlowTools, Tool
-from graph.flow.policy import (
+from graph.flow.retry import FailedRuns, retry_policy_for
+from graph.flow.stage_node import StageNode
+from graph.flow.stages import FlowStages
+from graph.flow.state import FlowInput, FlowState
+from graph.flow.tools import FlowTools, Tool
+from graph.flow.transitions import (
     ABORT,
     DONE,
     ESCALATE_NODE,
@@ -41,10 +45,6 @@ from graph.flow.policy import (
     node_of,
     targets,
 )
-from graph.flow.retry import FailedRuns, retry_policy_for
-from graph.flow.stage_node import StageNode
-from graph.flow.stages import FlowStages
-from graph.flow.state import FlowInput, FlowState
 
 RECURSION_LIMIT = len(TRANSITIONS) + 1
 """LangGraph's recursion limit per invocation: the longest runs six nodes (every stage, or five
@@ -135,14 +135,16 @@ def build_flow(
     return checked(builder.compile(checkpointer=checkpointer, name=name))
 
 
-flow = build_flow()
-"""The flow with the default tools and no checkpointer (``langgraph.json``: the server adds one)."""
+def make_flow() -> CompiledStateGraph:
+    """The flow ``langgraph.json`` serves: default tools, no checkpointer (the server adds one)."""
+    return build_flow()
+
 
 __all__ = [
     "RECURSION_LIMIT",
     "StageRouter",
     "build_flow",
-    "flow",
+    "make_flow",
     "route_after",
     "route_after_escalate",
 ]

@@ -20,8 +20,8 @@ import threading
 
 from langgraph.types import RetryPolicy
 
-from graph.flow.policy import MAX_RUNS, POLICY, Failure, Stage
 from graph.flow.state import LogEntry
+from graph.flow.transitions import MAX_RUNS, POLICY, Failure, Stage
 
 TRANSIENT_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth one more try (timeouts, rate limits, a server briefly unavailable)."""

@@ -16,12 +16,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.chat import closing_message, sent_question
-from graph.flow.policy import ABORT, FIRST_STAGE, MAX_RUNS, POLICY, Stage, next_step
+from graph.agent.nodes import message_text, printable
+from graph.common.chat import closing_message, sent_question
 from graph.flow.retry import FailedRuns, TransientStageError
 from graph.flow.stages import StageFunction
 from graph.flow.state import FlowState, LogEntry
-from graph.nodes import message_text, printable
+from graph.flow.transitions import ABORT, FIRST_STAGE, MAX_RUNS, POLICY, Stage, next_step
 
 ABORTED = "Cannot serve this request: {reason}."
 """The answer of a request the policy aborts."""

@@ -2,7 +2,7 @@
 
 Each stage reads the state and returns ``(ok, detail, update)``: whether it produced what the
 next stage needs, one line on what happened (or why not), and its state update. A stage never
-decides what comes next (``graph.flow.policy`` does) and never times or logs itself (its node,
+decides what comes next (``graph.flow.transitions`` does) and never times or logs itself (its node,
 ``graph.flow.stage_node``, does). A tool's exception is data, a failed run, unless it is
 transient: then the stage raises ``TransientStageError`` so the node's ``RetryPolicy`` can run
 it again.
@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from corpora.field_service import FAMILY_RE, VARIANT_RE, FieldServiceData, family_of, load
-from graph.flow.nodes import FlowTools, call_tool
-from graph.flow.policy import Stage
 from graph.flow.retry import TransientStageError, is_transient
+from graph.flow.tools import FlowTools, call_tool
+from graph.flow.transitions import Stage
 from tools import field_service as fs
 from tools.bm25 import tokenize
 

@@ -36,7 +36,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import McpError
 
-from graph.env import env_float
+from graph.common.env import env_float
 from graph.mcp_io.errors import MCPError, describe, startup_problem
 from graph.mcp_io.spec import ServerSpec, parse_spec, safe_name
 

@@ -2,7 +2,7 @@
 
 ``remote_flow_tools(spec, clients)`` connects to one server that offers ``search_tickets``,
 ``check_availability`` and ``search_manual`` (``agent mcp serve`` does) and returns them as the
-plain callables the flow's stages take (``graph.flow.nodes.FlowTools``): each calls the tool on
+plain callables the flow's stages take (``graph.flow.tools.FlowTools``): each calls the tool on
 the server's one session and returns its ``structuredContent``.
 
 How a result meets the flow's failure policy:

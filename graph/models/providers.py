@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.env import env_float
+from graph.common.env import env_float
 
 MODEL_ENV = "AGENT_MODEL"
 DEFAULT_MODEL = "policy"

@@ -17,9 +17,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool, ToolException
 
-from graph.budget import run_config
-from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
-from graph.graph import build_agent
+from graph.agent.budget import run_config
+from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.graph import build_agent
 from graph.models.base import InProcessChatModel
 from tools.finish import finish
 

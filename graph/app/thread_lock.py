@@ -26,7 +26,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.persistence import CheckpointerError
+from graph.app.persistence import CheckpointerError
 
 LOCK_SUFFIX = ".locks"
 BUSY = (

@@ -10,8 +10,8 @@ import shutil
 from collections.abc import Mapping
 from typing import Any
 
-from graph.run import ThreadSummary
-from graph.terminal import cut, safe_text
+from graph.app.session import ThreadSummary
+from graph.app.terminal import cut, safe_text
 
 EVAL_THREAD_PREFIX = "eval-"
 ARROW = " -> "

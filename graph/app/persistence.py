@@ -16,8 +16,8 @@ from urllib.parse import quote
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from graph.env import env_float
-from graph.sqlite_deadline import DeadlineSqliteSaver, LockBudget
+from graph.app.sqlite_deadline import DeadlineSqliteSaver, LockBudget
+from graph.common.env import env_float
 
 HOME_ENV = "AGENT_HOME"
 DEFAULT_HOME = ".agent"
@@ -145,7 +145,7 @@ def _sqlite(path: Path) -> Iterator[SqliteSaver]:
     """A SqliteSaver on `path` (created if missing), in WAL mode.
 
     Its lock waits share one deadline (`sqlite_timeout`) for the whole command
-    (`graph.sqlite_deadline`).
+    (`graph.app.sqlite_deadline`).
 
     An existing file is checked (`PRAGMA quick_check`) before anything in it is changed, so a
     damaged one is reported and left byte for byte as it was.

@@ -12,9 +12,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-from graph.chat import is_answer_message
-from graph.nodes import message_text
-from graph.transcript import FINISH_TOOL, hits_of, is_search_call
+from graph.agent.nodes import message_text
+from graph.agent.transcript import FINISH_TOOL, hits_of, is_search_call
+from graph.common.chat import is_answer_message
 
 INDENT = "    "
 

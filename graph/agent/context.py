@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graph.agent.prompts import SYSTEM_PROMPT
 from graph.models.providers import default_model_spec
-from graph.prompts import SYSTEM_PROMPT
 
 DEFAULT_MAX_STEPS = 6
 DEFAULT_K = 3

@@ -1,4 +1,4 @@
-"""The `reason` and `finish` nodes (the `act` node is a ToolNode: see `graph.act`)."""
+"""The `reason` and `finish` nodes (the `act` node is a ToolNode: see `graph.agent.act`)."""
 
 from __future__ import annotations
 
@@ -20,17 +20,17 @@ from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
-from graph.budget import has_room_to_finish
-from graph.chat import NO_QUESTION, answer_message, open_turn, sent_question
-from graph.context import Context
-from graph.grounding import grounding
+from graph.agent.budget import has_room_to_finish
+from graph.agent.context import Context
+from graph.agent.grounding import grounding
+from graph.agent.prompts import describe_tools, fence_hits
+from graph.agent.replies import max_message_chars, vet_reply
+from graph.agent.state import AgentState
+from graph.agent.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
+from graph.common.chat import NO_QUESTION, answer_message, open_turn, sent_question
 from graph.models import load_model
 from graph.models.allowlist import check_allowed
 from graph.models.calls import failure_text, invoke_model
-from graph.prompts import describe_tools, fence_hits
-from graph.replies import max_message_chars, vet_reply
-from graph.state import AgentState
-from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
 from tools.finish import normalize_citations
 
 MAX_QUESTION_CHARS = 20_000

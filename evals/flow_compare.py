@@ -47,7 +47,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Durability
 
 from corpora.field_service import VARIANT_RE, load
-from graph.context import DEFAULT_MAX_STEPS
+from graph.agent.context import DEFAULT_MAX_STEPS
 
 DATASET = (
     Path(__file__).resolve().parents[2] / "evals" / "datasets" / "field_service_requests.jsonl"
@@ -218,12 +218,12 @@ def flow_runner(
 ) -> Runner:
     """The explicit flow, with its default tools unless ``tools`` overrides them by name.
 
-    ``durability`` defaults to the fast setting (``graph.flow.run.FAST_DURABILITY``: one
+    ``durability`` defaults to the fast setting (``graph.app.flow_runs.FAST_DURABILITY``: one
     checkpoint per invocation), what a caller that wants speed runs; ``run_flow`` writes one
     per stage (``DURABILITY``).
     """
+    from graph.app.flow_runs import FAST_DURABILITY, flow_config
     from graph.flow.graph import build_flow
-    from graph.flow.run import FAST_DURABILITY, flow_config
 
     graph = build_flow(tools, checkpointer)
     mode = durability or FAST_DURABILITY
@@ -237,7 +237,7 @@ def flow_runner(
 
 def flow_record(values: dict[str, Any]) -> dict[str, Any]:
     """What a comparison keeps of one flow invocation's output (``invoke``'s values)."""
-    from graph.flow.policy import ESCALATE_NODE
+    from graph.flow.transitions import ESCALATE_NODE
 
     interrupts = values.get("__interrupt__") or []
     log = values.get("log") or []
@@ -255,9 +255,9 @@ def agent_runner(
     checkpointer: BaseCheckpointSaver, model: BaseChatModel, max_steps: int = DEFAULT_MAX_STEPS
 ) -> Runner:
     """The ReAct agent with the field-service tools and ``finish``."""
-    from graph.budget import run_config
-    from graph.context import Context
-    from graph.graph import build_agent
+    from graph.agent.budget import run_config
+    from graph.agent.context import Context
+    from graph.agent.graph import build_agent
     from graph.router import agent_outcome
     from tools.field_service import field_service_tools
     from tools.finish import finish
@@ -288,8 +288,9 @@ def router_runner(
     checkpointer: BaseCheckpointSaver, model: BaseChatModel, max_steps: int = DEFAULT_MAX_STEPS
 ) -> Runner:
     """The router: the flow for requests naming a variant, the agent over the built-ins else."""
-    from graph.context import Context
-    from graph.router import build_router, router_config, router_result
+    from graph.agent.context import Context
+    from graph.app.router_runs import router_result
+    from graph.router import build_router, router_config
 
     graph = build_router(checkpointer, model=model)
     context = Context(max_steps=max_steps)
@@ -324,7 +325,7 @@ def checkpointers(kind: CheckpointerKind, names: Sequence[str]) -> Iterator[dict
         return
     if kind != "sqlite":
         raise ValueError(f"checkpointer must be 'memory' or 'sqlite', got {kind!r}")
-    from graph.persistence import open_checkpointer
+    from graph.app.persistence import open_checkpointer
 
     with tempfile.TemporaryDirectory(prefix="compare-flow-") as tmp, ExitStack() as stack:
         yield {

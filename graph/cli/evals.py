@@ -1,7 +1,7 @@
 """`agent eval`: run a dataset through the agent, print the metrics, write the reports.
 
-Registered on the `agent` group at the bottom of `graph.cli`; the shared helpers come from
-`graph.cli_support`.
+Registered on the `agent` group at the bottom of `graph.cli.main`; the shared helpers come from
+`graph.cli.support`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from graph.cli_support import user_errors
-from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
-from graph.terminal import safe_markup, safe_text
+from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.app.terminal import safe_markup, safe_text
+from graph.cli.support import user_errors
 
 DEFAULT_CONCURRENCY = 4
 RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -232,8 +232,8 @@ def eval_command(
 
     from evals.report import EvalRun, summary_of, write_report
     from evals.runner import compare_retrieval, new_run_id, run_dataset
+    from graph.app.persistence import agent_home, open_checkpointer
     from graph.models import load_model
-    from graph.persistence import agent_home, open_checkpointer
 
     with user_errors():
         for name in models:

@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from graph.context import DEFAULT_K
-from graph.terminal import safe_json, safe_text
+from graph.agent.context import DEFAULT_K
+from graph.app.terminal import safe_json, safe_text
 
 
 def echo_lines(lines: list[str]) -> None:
@@ -35,9 +35,9 @@ def user_errors() -> Iterator[None]:
     import psycopg
 
     from corpora import CorpusError
+    from graph.app.persistence import CheckpointerError, describe_store_error
+    from graph.app.session import UnknownThread
     from graph.models import ModelSpecError
-    from graph.persistence import CheckpointerError, describe_store_error
-    from graph.run import UnknownThread
 
     try:
         yield
@@ -71,14 +71,14 @@ def session(
     """A `Session` on the chosen checkpoint store, with user corpora and MCP servers.
 
     The model is checked first. A corpus spec that is the name of a saved index opens it
-    (`graph.cli_index`); any other is loaded on the fly with `retriever`. A streaming model's
+    (`graph.cli.index`); any other is loaded on the fly with `retriever`. A streaming model's
     thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way
     out. `read_only` opens the store only to read it (`threads`, `replay`).
     """
-    from graph.cli_index import open_corpus_spec
+    from graph.app.persistence import open_checkpointer
+    from graph.app.session import Session
+    from graph.cli.index import open_corpus_spec
     from graph.models import load_model
-    from graph.persistence import open_checkpointer
-    from graph.run import Session
 
     with user_errors():
         corpora = [open_corpus_spec(spec, retriever) for spec in corpus_specs]

@@ -7,10 +7,10 @@ from typing import Literal
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.budget import can_take_another_round
-from graph.context import Context
-from graph.state import AgentState
-from graph.transcript import FINISH_TOOL
+from graph.agent.budget import can_take_another_round
+from graph.agent.context import Context
+from graph.agent.state import AgentState
+from graph.agent.transcript import FINISH_TOOL
 
 
 def route_after_reason(

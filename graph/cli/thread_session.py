@@ -1,7 +1,7 @@
 """A CLI session on an existing thread, with the settings and corpora the thread was run with.
 
 `resume`, `replay --fork` and `ask --thread` reuse the thread's recorded model, step budget,
-k and corpora (`graph.thread_settings`) unless an option is given on the command line; each
+k and corpora (`graph.app.thread_settings`) unless an option is given on the command line; each
 override is reported in the trace. A corpus the thread searched that cannot be loaded again
 is refused with one line rather than silently left out.
 """
@@ -16,8 +16,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
-from graph.thread_settings import (
+from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.app.thread_settings import (
     BUILTIN_SOURCE,
     DATASET_PREFIX,
     ThreadSettings,
@@ -58,14 +58,14 @@ def thread_session(
 ) -> Iterator[tuple[Any, Chosen]]:
     """A Session for `thread_id` built with its recorded settings, and the chosen settings.
 
-    `corpus_specs` are saved index names or `NAME=PATH` specs (`graph.cli_index`); `mcp` adds
+    `corpus_specs` are saved index names or `NAME=PATH` specs (`graph.cli.index`); `mcp` adds
     MCP servers' tools; the session's MCP connections are closed on the way out.
     """
-    from graph.cli_index import open_corpus_spec
-    from graph.cli_support import echo_live, user_errors
+    from graph.app.persistence import check_thread_id, open_checkpointer
+    from graph.app.session import Session
+    from graph.cli.index import open_corpus_spec
+    from graph.cli.support import echo_live, user_errors
     from graph.models import load_model
-    from graph.persistence import check_thread_id, open_checkpointer
-    from graph.run import Session
 
     with user_errors(), open_checkpointer(db) as saver:
         saved = read_settings(saver, check_thread_id(thread_id)) if thread_id else None
@@ -105,7 +105,7 @@ def restore_corpora(
 ) -> list[tuple[Any, str]]:
     """Load again the corpora the thread searched that are not built in or given."""
     from corpora import CorpusError, parse_corpus_spec
-    from graph.cli_index import open_corpus_spec
+    from graph.cli.index import open_corpus_spec
 
     restored: list[tuple[Any, str]] = []
     for need in saved.corpora:

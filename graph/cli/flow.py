@@ -1,9 +1,9 @@
 """Commands for the flow: ``agent flow``, ``agent compare-flow``, and ``agent resume --with``.
 
-``graph.cli`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread``,
+``graph.cli.main`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread``,
 ``continue_flow_thread`` and ``refuse_flow_thread`` from its ``resume`` command. Heavy
 imports happen inside the commands; the helpers shared with the other commands come from
-``graph.cli_support``.
+``graph.cli.support``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from graph.cli_support import db_option, echo_lines, user_errors
+from graph.app.terminal import safe_json, safe_markup
+from graph.cli.support import db_option, echo_lines, user_errors
 from graph.models.providers import default_model_spec
-from graph.terminal import safe_json, safe_markup
 
 RESUME_HINT = "  resume: agent resume {thread} --with {example}   (or --with 'close: <note>')"
 NOT_PAUSED_HINT = "thread {thread!r} is a flow thread, not a crashed agent run: {what}"
@@ -99,9 +99,9 @@ def flow(
     """Run the explicit field-service flow; prints the stage log and the answer (or escalation)."""
     from contextlib import ExitStack
 
-    from graph.flow.run import run_flow
-    from graph.persistence import check_thread_id, open_checkpointer
-    from graph.run import new_thread_id
+    from graph.app.flow_runs import run_flow
+    from graph.app.persistence import check_thread_id, open_checkpointer
+    from graph.app.session import new_thread_id
 
     with user_errors(), ExitStack() as stack:
         if not request.strip():
@@ -130,8 +130,8 @@ def flow_thread_state(saver: Any, thread_id: str) -> str | None:
     ``paused``: waiting for a human decision; ``stopped``: between two stages (a killed
     process, or ``interrupt_before``); None when the thread is not a flow thread.
     """
-    from graph.flow.policy import ESCALATE_NODE
-    from graph.flow.run import flow_config, flow_for
+    from graph.app.flow_runs import flow_config, flow_for
+    from graph.flow.transitions import ESCALATE_NODE
 
     saved = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
     values = saved.checkpoint.get("channel_values", {}) if saved is not None else {}
@@ -163,9 +163,9 @@ def refuse_flow_thread(saver: Any, thread_id: str) -> None:
 
 def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool = False) -> None:
     """Resume a paused flow thread with a human decision and print the result."""
+    from graph.app.flow_runs import resume_flow
+    from graph.app.persistence import check_thread_id, open_checkpointer
     from graph.flow.human import parse_resume_text
-    from graph.flow.run import resume_flow
-    from graph.persistence import check_thread_id, open_checkpointer
 
     with user_errors():
         check_thread_id(thread_id)
@@ -182,8 +182,8 @@ def resume_flow_thread(thread_id: str, value: str, db: str | None, as_json: bool
 
 def continue_flow_thread(thread_id: str, db: str | None, as_json: bool = False) -> bool:
     """Run a flow thread that stopped between stages on, print the result; False if not one."""
-    from graph.flow.run import continue_flow
-    from graph.persistence import check_thread_id, open_checkpointer
+    from graph.app.flow_runs import continue_flow
+    from graph.app.persistence import check_thread_id, open_checkpointer
 
     with user_errors():
         check_thread_id(thread_id)
@@ -235,7 +235,7 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
     from rich.console import Console
     from rich.progress import Progress
 
-    from graph.flow.compare import SYSTEMS, compare, load_requests, rich_table, spread
+    from evals.flow_compare import SYSTEMS, compare, load_requests, rich_table, spread
     from graph.models import load_model
 
     err = Console(stderr=True)

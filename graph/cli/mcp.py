@@ -1,6 +1,6 @@
 """``agent mcp serve``: the project's tools over the Model Context Protocol.
 
-Registered in ``graph.cli`` with one line. Over stdio, standard output is the protocol
+Registered in ``graph.cli.main`` with one line. Over stdio, standard output is the protocol
 channel, so nothing else is printed there; messages go to standard error.
 """
 
@@ -14,8 +14,8 @@ import socket
 import anyio
 import click
 
-from graph.cli_support import user_errors
-from graph.context import DEFAULT_K
+from graph.agent.context import DEFAULT_K
+from graph.cli.support import user_errors
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765

@@ -10,8 +10,8 @@ from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
-from graph.context import Context
-from graph.transcript import find_earlier_search, is_search_call, search_page
+from graph.agent.context import Context
+from graph.agent.transcript import find_earlier_search, is_search_call, search_page
 
 REPEATED_SEARCH = (
     "Not run again: {tool} was already searched for {query!r} at step {step}. "

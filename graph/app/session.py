@@ -1,7 +1,7 @@
 """Running the agent from Python: ask, resume, fork, and read stored threads.
 
-from graph.persistence import open_checkpointer
-from graph.run import Session
+from graph.app.persistence import open_checkpointer
+from graph.app.session import Session
 
 with open_checkpointer() as saver:
     result = Session(saver).ask("Who leads the team that owns Beacon?")
@@ -21,22 +21,22 @@ from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.budget import STEPS_PER_TOOL_ROUND, run_config
-from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
-from graph.graph import AgentGraph, build_agent
-from graph.models import default_model_spec
-from graph.nodes import asked_in, message_text, printable, question_problem
-from graph.persistence import check_thread_id
-from graph.thread_lock import thread_lock
-from graph.thread_settings import (
+from graph.agent.budget import STEPS_PER_TOOL_ROUND, run_config
+from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.graph import AgentGraph, build_agent
+from graph.agent.nodes import asked_in, message_text, printable, question_problem
+from graph.agent.transcript import current_turn
+from graph.app.persistence import check_thread_id
+from graph.app.thread_lock import thread_lock
+from graph.app.thread_settings import (
     BUILTIN_SOURCE,
     ThreadSettings,
     needs_of,
     read_settings,
     with_settings,
 )
-from graph.trace import INDENT, model_steps, render_step
-from graph.transcript import current_turn
+from graph.app.trace import INDENT, model_steps, render_step
+from graph.models import default_model_spec
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
@@ -89,7 +89,7 @@ def is_agent_state(values: dict[str, Any]) -> bool:
 def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
     """Whether a stored checkpoint is an agent thread's.
 
-    The kind recorded in its metadata decides (`graph.thread_settings`); for threads saved
+    The kind recorded in its metadata decides (`graph.app.thread_settings`); for threads saved
     before kinds were recorded, the stored channels (not a snapshot's values: a run killed
     right after its input was saved holds the question only in `__start__`).
     """
@@ -216,7 +216,7 @@ class Session:
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
         question is resumed from its last checkpoint instead of starting over. `model` and
-        `max_steps` default to the thread's (see `graph.thread_settings`), else the defaults.
+        `max_steps` default to the thread's (see `graph.app.thread_settings`), else the defaults.
         """
         problem = question_problem(question)
         if problem is not None:
@@ -408,7 +408,7 @@ class Session:
     ) -> dict[str, Any]:
         """Stream the graph, hand finished steps (and live tokens) to the printer; the result.
 
-        The run holds the thread's lock (`graph.thread_lock`): a second writer is refused.
+        The run holds the thread's lock (`graph.app.thread_lock`): a second writer is refused.
         """
         final: dict[str, Any] = {}
         settings = ThreadSettings(

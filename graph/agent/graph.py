@@ -1,7 +1,8 @@
 """The ReAct agent graph: `reason` -> `act` -> `reason` ... -> `finish`.
 
 `build_agent` is the factory the CLI and the tests use (they attach a checkpointer);
-`graph` is the module-level graph `langgraph.json` exports, compiled without one.
+`make_graph` is the one `langgraph.json` names, compiled without one (the server adds its own).
+Importing this module builds nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.act import build_act_node
-from graph.checked import checked
-from graph.context import Context
+from graph.agent.act import build_act_node
+from graph.agent.context import Context
+from graph.agent.edges import route_after_reason
+from graph.agent.nodes import Agent
+from graph.agent.state import AgentState, InputState, OutputState
+from graph.common.checked import checked
 from graph.models import as_chat_model
-from graph.nodes import Agent
-from graph.routing import route_after_reason
-from graph.state import AgentState, InputState, OutputState
 
 AgentGraph = CompiledStateGraph[AgentState, Context, InputState, OutputState]
 
@@ -61,6 +62,3 @@ def build_agent(
 def make_graph() -> AgentGraph:
     """The graph `langgraph.json` serves: default tools, model per run, no checkpointer."""
     return build_agent()
-
-
-graph = make_graph()

@@ -15,8 +15,8 @@ from typing import Any
 from langchain_core.messages import AnyMessage, ToolMessage
 
 from corpora.loader import indexed_text
+from graph.agent.transcript import hits_of
 from graph.models.reading import content_terms
-from graph.transcript import hits_of
 from tools.expand import stem
 
 ANSWERABLE_COVERAGE = 0.5

@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from graph.cli_support import user_errors
+from graph.cli.support import user_errors
 
 RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
 
 
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
-    from graph.persistence import agent_home
+    from graph.app.persistence import agent_home
     from tools.index_store import indexes_root
 
     return indexes_root(agent_home())

@@ -30,11 +30,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Durability
 
 from corpora.field_service import load
+from graph.app.thread_settings import ThreadSettings, with_settings
 from graph.flow.graph import RECURSION_LIMIT, build_flow
 from graph.flow.human import RESUME_HELP, ResumeError, parse_decision
-from graph.flow.nodes import FlowTools, Tool
-from graph.flow.policy import ESCALATE_NODE
-from graph.thread_settings import ThreadSettings, with_settings
+from graph.flow.tools import FlowTools, Tool
+from graph.flow.transitions import ESCALATE_NODE
 
 FlowToolsArg = FlowTools | Mapping[str, Tool] | Sequence[BaseTool] | None
 DURABILITY: Durability = "sync"

@@ -7,8 +7,11 @@ from typing import Any
 
 import click
 
-from graph.cli_env import prepare_environment
-from graph.cli_support import (
+from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.app.session import RESULT_KEYS
+from graph.app.terminal import safe_text
+from graph.cli.env import prepare_environment
+from graph.cli.support import (
     db_option,
     echo_answer_only,
     echo_json,
@@ -17,10 +20,7 @@ from graph.cli_support import (
     session,
     user_errors,
 )
-from graph.context import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.models.providers import default_model_spec
-from graph.run import RESULT_KEYS
-from graph.terminal import safe_text
 
 STEPS = click.IntRange(1, 100)
 K = click.IntRange(1, 50)
@@ -52,9 +52,9 @@ def cli() -> None:
 @db_option
 def demo(db: str | None) -> None:
     """Run the three seed goals (multi-hop, no retrieval, routing) with the offline policy."""
-    from graph.cli_index import demo_retriever
-    from graph.trace import render_goal, render_result
-    from graph.transcript import current_turn
+    from graph.agent.transcript import current_turn
+    from graph.app.trace import render_goal, render_result
+    from graph.cli.index import demo_retriever
 
     with user_errors():
         retriever, embed_line = demo_retriever()
@@ -144,13 +144,13 @@ def ask(
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
-    from graph.cli_settings import thread_session
-    from graph.cli_support import interrupted_hint
-    from graph.nodes import question_problem
-    from graph.persistence import check_thread_id
-    from graph.run import new_thread_id
-    from graph.trace import render_goal, render_result
-    from graph.transcript import current_turn
+    from graph.agent.nodes import question_problem
+    from graph.agent.transcript import current_turn
+    from graph.app.persistence import check_thread_id
+    from graph.app.session import new_thread_id
+    from graph.app.trace import render_goal, render_result
+    from graph.cli.support import interrupted_hint
+    from graph.cli.thread_session import thread_session
 
     with user_errors():  # the question and thread id are checked before anything prints
         problem = question_problem(question)
@@ -203,7 +203,7 @@ def ask(
 @db_option
 def threads(limit: int, show_all: bool, db: str | None) -> None:
     """List stored threads, newest first, one line each (question -> answer)."""
-    from graph.thread_list import is_eval_thread, terminal_width, thread_line
+    from graph.cli.thread_lines import is_eval_thread, terminal_width, thread_line
 
     with session(db, read_only=True) as agent:
         rows = agent.threads(limit, skip=None if show_all else is_eval_thread)
@@ -234,13 +234,13 @@ def replay(
     thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
-    from graph.flow.cli import flow_thread_state, render_flow
-    from graph.flow.run import flow_for, result_of
-    from graph.persistence import check_thread_id
-    from graph.trace import iter_turns, render_turn
+    from graph.app.flow_runs import flow_for, result_of
+    from graph.app.persistence import check_thread_id
+    from graph.app.trace import iter_turns, render_turn
+    from graph.cli.flow import flow_thread_state, render_flow
 
     if fork_step is not None:
-        from graph.cli_settings import thread_session
+        from graph.cli.thread_session import thread_session
 
         with thread_session(db, thread_id, model=model, max_steps=max_steps) as (agent, chosen):
             with user_errors():
@@ -263,8 +263,8 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     """Print the steps before `fork_step`, then re-run the latest turn from there."""
     from langchain_core.messages import ToolMessage
 
-    from graph.trace import model_steps, render_goal, render_result, render_step
-    from graph.transcript import current_turn
+    from graph.agent.transcript import current_turn
+    from graph.app.trace import model_steps, render_goal, render_result, render_step
 
     messages = agent.messages(thread_id)
     agent.check_fork(thread_id, fork_step, chosen.max_steps)
@@ -310,16 +310,16 @@ def resume(
     db: str | None,
 ) -> None:
     """Finish a crashed agent or flow thread, or (--with VALUE) a flow thread paused for a human."""
-    from graph.flow.cli import continue_flow_thread, refuse_flow_thread, resume_flow_thread
-    from graph.trace import render_result
-    from graph.transcript import current_turn
+    from graph.agent.transcript import current_turn
+    from graph.app.trace import render_result
+    from graph.cli.flow import continue_flow_thread, refuse_flow_thread, resume_flow_thread
 
     if value is not None:
         resume_flow_thread(thread_id, value, db, as_json=as_json)
         return
     if continue_flow_thread(thread_id, db, as_json=as_json):
         return
-    from graph.cli_settings import thread_session
+    from graph.cli.thread_session import thread_session
 
     settings = thread_session(db, thread_id, model=model, max_steps=max_steps)
     with settings as (agent, chosen), user_errors():
@@ -370,19 +370,19 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # Commands defined beside the code they drive, registered here (one line each).
-from evals.cli import eval_command  # noqa: E402
+from graph.cli.evals import eval_command  # noqa: E402
 
 cli.add_command(eval_command)
 
-from graph.flow.cli import compare_flow, flow  # noqa: E402
+from graph.cli.flow import compare_flow, flow  # noqa: E402
 
 cli.add_command(flow)
 cli.add_command(compare_flow)
 
-from graph.cli_mcp import mcp_group  # noqa: E402
+from graph.cli.mcp import mcp_group  # noqa: E402
 
 cli.add_command(mcp_group)
-from graph.cli_index import corpora_command, index_command  # noqa: E402
+from graph.cli.index import corpora_command, index_command  # noqa: E402
 
 cli.add_command(index_command)
 cli.add_command(corpora_command)

@@ -1,0 +1,1 @@
+"""The ReAct agent graph: state, context, prompts, nodes, edges, budget (builds nothing)."""

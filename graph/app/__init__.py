@@ -1,0 +1,1 @@
+"""The application layer: sessions on checkpointed threads, stores, locks, trace rendering."""

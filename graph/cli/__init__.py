@@ -1,0 +1,1 @@
+"""The `agent` command line: the one layer that imports every other."""

@@ -1,0 +1,1 @@
+"""What every graph shares: environment numbers, chat-panel messages, checked compiled graphs."""

@@ -49,9 +49,7 @@ from langgraph.types import Durability
 from corpora.field_service import VARIANT_RE, load
 from graph.agent.context import DEFAULT_MAX_STEPS
 
-DATASET = (
-    Path(__file__).resolve().parents[2] / "evals" / "datasets" / "field_service_requests.jsonl"
-)
+DATASET = Path(__file__).resolve().parent / "datasets" / "field_service_requests.jsonl"
 """The field-service request set with expected outcomes."""
 SYSTEMS: tuple[str, ...] = ("flow", "agent", "router")
 """The systems compared, in table order."""

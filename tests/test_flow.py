@@ -30,7 +30,7 @@ from graph.app.persistence import open_checkpointer
 from graph.flow.graph import (
     RECURSION_LIMIT,
     build_flow,
-    flow,
+    make_flow,
     route_after,
     route_after_escalate,
 )
@@ -124,6 +124,7 @@ def test_targets_follow_the_policy() -> None:
 
 
 def test_the_graph_is_generated_from_the_table() -> None:
+    flow = make_flow()
     drawn = flow.get_graph()
     edges = {(e.source, e.target) for e in drawn.edges}
     assert edges == {
@@ -156,7 +157,7 @@ def test_a_changed_table_changes_the_graph(monkeypatch: pytest.MonkeyPatch) -> N
 def test_retry_once_stages_carry_langgraphs_retry_policy() -> None:
     from graph.flow.retry import TransientStageError, retries_stage
 
-    specs = flow.builder.nodes
+    specs = make_flow().builder.nodes
     for stage, failure in POLICY.items():
         policy = specs[stage.value].retry_policy
         if failure is Failure.RETRY_ONCE:

@@ -12,6 +12,11 @@ import click
 from graph.agent.context import DEFAULT_K
 from graph.app.terminal import safe_json, safe_text
 
+STEPS = click.IntRange(1, 100)
+"""`--max-steps`: the step budget's range."""
+K = click.IntRange(1, 50)
+"""`--k`: passages per search."""
+
 
 def echo_lines(lines: list[str]) -> None:
     """Print lines to standard output, control characters rendered visibly."""
@@ -75,9 +80,9 @@ def session(
     thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way
     out. `read_only` opens the store only to read it (`threads`, `replay`).
     """
+    from graph.app.corpus_specs import open_corpus_spec
     from graph.app.persistence import open_checkpointer
     from graph.app.session import Session
-    from graph.cli.index import open_corpus_spec
     from graph.models import load_model
 
     with user_errors():

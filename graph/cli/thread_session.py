@@ -61,9 +61,9 @@ def thread_session(
     `corpus_specs` are saved index names or `NAME=PATH` specs (`graph.cli.index`); `mcp` adds
     MCP servers' tools; the session's MCP connections are closed on the way out.
     """
+    from graph.app.corpus_specs import open_corpus_spec
     from graph.app.persistence import check_thread_id, open_checkpointer
     from graph.app.session import Session
-    from graph.cli.index import open_corpus_spec
     from graph.cli.support import echo_live, user_errors
     from graph.models import load_model
 
@@ -105,7 +105,7 @@ def restore_corpora(
 ) -> list[tuple[Any, str]]:
     """Load again the corpora the thread searched that are not built in or given."""
     from corpora import CorpusError, parse_corpus_spec
-    from graph.cli.index import open_corpus_spec
+    from graph.app.corpus_specs import open_corpus_spec
 
     restored: list[tuple[Any, str]] = []
     for need in saved.corpora:

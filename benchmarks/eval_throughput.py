@@ -46,7 +46,7 @@ import evals.runner
 from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.runner import run_dataset
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from graph.persistence import open_checkpointer
 from tools.search import SearchTool
 

@@ -40,7 +40,8 @@ from graph.persistence import check_thread_id
 from graph.run import Session, UnknownThread
 from graph.thread_settings import DATASET_PREFIX
 from graph.trace import iter_turns
-from graph.transcript import FINISH_TOOL, hits_of
+from graph.transcript import hits_of
+from tools.finish import FINISH_TOOL
 
 OnRecord = Callable[[RunRecord], None]
 MAX_THREAD_ID = 128

@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.messages import AnyMessage, ToolMessage
 
 from corpora.loader import indexed_text
-from graph.models.reading import content_terms
+from graph.models.offline.reading import content_terms
 from graph.transcript import hits_of
 from tools.expand import stem
 

@@ -30,8 +30,8 @@ from graph.models.calls import failure_text, invoke_model
 from graph.prompts import describe_tools, fence_hits
 from graph.replies import max_message_chars, vet_reply
 from graph.state import AgentState
-from graph.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
-from tools.finish import normalize_citations
+from graph.transcript import all_ids, current_turn, hits_of, retrieved_by_tool
+from tools.finish import FINISH_TOOL, normalize_citations
 
 MAX_QUESTION_CHARS = 20_000
 NOT_RUN = "Not run: {reason}."

@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 
 from graph.env import env_float
-from graph.transcript import FINISH_TOOL
+from tools.finish import FINISH_TOOL
 
 MAX_MESSAGE_ENV = "AGENT_MAX_MESSAGE_CHARS"
 DEFAULT_MAX_MESSAGE_CHARS = 50_000

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from graph.budget import can_take_another_round
 from graph.context import Context
 from graph.state import AgentState
-from graph.transcript import FINISH_TOOL
+from tools.finish import FINISH_TOOL
 
 
 def route_after_reason(

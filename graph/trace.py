@@ -14,7 +14,8 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph.chat import is_answer_message
 from graph.nodes import message_text
-from graph.transcript import FINISH_TOOL, hits_of, is_search_call
+from graph.transcript import hits_of, is_search_call
+from tools.finish import FINISH_TOOL
 
 INDENT = "    "
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from crash_window import die_after_writes_of
 
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from graph.persistence import open_checkpointer
 from graph.run import Session
 

@@ -18,7 +18,7 @@ from graph.budget import run_config
 from graph.chat import NO_QUESTION, is_answer_message
 from graph.context import Context
 from graph.graph import AgentGraph, build_agent
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from graph.nodes import TOO_LOW_LIMIT
 from tools.finish import finish
 from tools.search import make_search_tool

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from graph.persistence import open_checkpointer
 from graph.run import Session, UnknownThread
 from graph.thread_lock import ThreadBusy, lock_key

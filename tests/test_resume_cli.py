@@ -11,7 +11,7 @@ from cli_helpers import run_cli
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from graph.run import Session
 from tools.search import SearchTool
 

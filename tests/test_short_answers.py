@@ -13,8 +13,8 @@ from corpora import Corpus, Passage
 from graph.budget import run_config
 from graph.context import Context
 from graph.graph import build_agent
-from graph.models.reading import answer_type
-from graph.models.short_answers import choice_options, question_form
+from graph.models.offline.reading import answer_type
+from graph.models.offline.short_answers import choice_options, question_form
 from graph.trace import model_steps
 from tools.finish import finish
 from tools.search import make_search_tool

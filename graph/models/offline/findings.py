@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from graph.models.schemas import is_identifier, name_parts
-
-if TYPE_CHECKING:
-    from graph.models.policy import Observation
+from graph.models.offline.actions import Observation
+from graph.models.offline.schemas import is_identifier, name_parts
 
 ERROR_PREFIX = "error"
 

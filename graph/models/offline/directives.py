@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from graph.models.tuning import (
+from graph.models.offline.tuning import (
     ADDRESSEE_NOUNS,
     ADDRESSING_WORDS,
     CHAT_ROLES,

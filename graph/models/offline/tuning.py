@@ -2,7 +2,7 @@
 
 Chosen on the project's own made-up corpora (corpora/data, the tests) and on the
 `hotpotqa-dev-tune` split (questions 1-250) only; `hotpotqa-dev-test` and `hotpotqa-hard` are
-held out for reporting. Nothing else in graph/models defines a tunable number or word list.
+held out for reporting. Nothing else in graph/models/offline defines a tunable number or word list.
 """
 
 from __future__ import annotations
@@ -63,6 +63,9 @@ MAX_UNMATCHED_TERMS = 4
 """Most unmatched question words a follow-up query adds (more dilutes BM25's ranking)."""
 
 # --- the bridge entity of a two-hop question ---------------------------------------------------
+
+BRIDGE_PASSAGES = 3
+"""Passages of the first search read for a bridge: the k a search returns by default."""
 
 BRIDGE_HEADED = 3.0
 """A name followed by the clause's head noun ("the Austin office") is the strongest cue."""
@@ -176,7 +179,7 @@ ANSWER_TYPES = (
 the first that matches decides (`reading.answer_type`), and "any" when none does."""
 
 
-# --- tools with structured arguments (graph.models.structured) -------------------------------
+# --- tools with structured arguments (graph.models.offline.structured) ----------------------
 
 ID_WORDS = frozenset(
     {"id", "ids", "no", "nr", "num", "number", "code", "sku", "ref", "key", "serial", "variant"}

@@ -1,6 +1,6 @@
 """A deterministic controller for tools whose arguments are structured, read from their schemas.
 
-`PolicyModel` delegates here when the bound tools are not BM25 search tools (no `.index`):
+`Controller` delegates here when none of the bound tools is a search tool (`SearchSource`):
 tools such as ``search_tickets(model_variant, symptom)`` or ``check_availability(part_no)``.
 Nothing here knows a domain. Everything comes from the model-facing schema of each tool
 (argument names, types, descriptions and the tool's description), from the request text and
@@ -29,9 +29,8 @@ references it, and cites the records it used.
 It does not refuse to guess: when two findings are nearly tied it still takes the leader. That
 is the trade-off an explicit flow with an escalation policy is measured against.
 
-The schema reading lives in `graph.models.schemas` and the reading of results (records, the
-leading finding) in `graph.models.findings`; this module holds the controller, and re-exports
-the names tests and callers import from here.
+The schema reading lives in `graph.models.offline.schemas` and the reading of results (records,
+the leading finding) in `graph.models.offline.findings`; this module holds the controller.
 """
 
 from __future__ import annotations
@@ -39,35 +38,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from graph.models.findings import (
+from graph.models.offline.actions import Action, Observation
+from graph.models.offline.findings import (
     Lead,
     Result,
     error_text,
     find_lead,
-    key_field,
     label_of,
     mentions,
     result_of,
     shorten,
 )
-from graph.models.schemas import (
-    FINISH,
+from graph.models.offline.schemas import (
     ArgSpec,
     ToolSpec,
-    classify_arg,
-    first_identifier_example,
     is_identifier,
-    shape_of,
     similar_names,
     structured_tools,
     tool_spec,
 )
-from graph.models.tuning import MAX_RECORDS_CITED
-
-if TYPE_CHECKING:
-    from graph.models.policy import Action, Observation
+from graph.models.offline.tuning import MAX_RECORDS_CITED
+from tools.finish import FINISH_TOOL
 
 
 @dataclass(frozen=True)
@@ -228,8 +221,6 @@ class StructuredController:
 
     def call(self, spec: ToolSpec, filled: Mapping[str, Fill], plan: Plan) -> Action:
         """A call with the filled arguments; the Thought says where each value came from."""
-        from graph.models.policy import Action
-
         args = {name: fill.value for name, fill in filled.items()}
         if any(r.tool == spec.name for r in plan.results):
             return Action(f"{spec.name} raised an error; call it once more.", spec.name, args)
@@ -257,8 +248,6 @@ class StructuredController:
 
     def finish(self, plan: Plan) -> Action:
         """The final answer: the leading finding, what later calls said about it, citations."""
-        from graph.models.policy import Action
-
         ok = [r for r in plan.results if r.ok]
         failed = [r for r in plan.results if not r.ok and not self._retried(r, plan)]
         missing = [
@@ -268,7 +257,7 @@ class StructuredController:
             reasons = [f"{r.tool} failed: {error_text(r)}" for r in failed]
             reasons += [self.unfilled(spec, plan) for spec in missing]
             answer = "Cannot act on this request: " + "; ".join(reasons or ["no tool to call"])
-            return Action("Nothing I could call gave a usable result; say so.", FINISH,
+            return Action("Nothing I could call gave a usable result; say so.", FINISH_TOOL,
                           {"answer": answer + ".", "citations": []})  # fmt: skip
         sentences: list[str] = []
         citations: list[str] = []
@@ -292,7 +281,7 @@ class StructuredController:
             "later calls said about it."
         )
         return Action(
-            thought, FINISH, {"answer": answer, "citations": list(dict.fromkeys(citations))}
+            thought, FINISH_TOOL, {"answer": answer, "citations": list(dict.fromkeys(citations))}
         )
 
     @staticmethod
@@ -365,20 +354,3 @@ def _choose(arg: ArgSpec, request: str) -> Fill | None:
         if re.search(rf"(?<![A-Za-z0-9]){re.escape(choice)}(?![A-Za-z0-9])", request, re.I):
             return Fill(choice, "the request")
     return None
-
-
-__all__ = [
-    "ArgSpec",
-    "Lead",
-    "Result",
-    "StructuredController",
-    "ToolSpec",
-    "classify_arg",
-    "find_lead",
-    "first_identifier_example",
-    "key_field",
-    "shape_of",
-    "similar_names",
-    "structured_tools",
-    "tool_spec",
-]

@@ -12,24 +12,18 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from graph.models.reading import (
-    NUMBER_WORDS,
-    STOPWORDS,
-    content_terms,
-    names,
-    sentences,
-    stem,
-    stems,
-    words,
-)
-from graph.models.tuning import (
+from graph.models.offline.reading import content_terms, names, sentences, stems, words
+from graph.models.offline.tuning import (
     AUXILIARIES,
     EARLIER_WORDS,
     LATER_WORDS,
     NAME_QUESTION_NOUN_LIMIT,
+    NUMBER_WORDS,
     PROPERTY_SHARE,
+    STOPWORDS,
     UNIT_WORDS,
 )
+from tools.expand import stem
 
 Hit = dict[str, Any]
 MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"

@@ -13,6 +13,7 @@ from graph.models.offline.tuning import (
     ANSWER_LAST_HOP,
     ANSWER_NAMES_BRIDGE,
     ANSWER_TOP_RANK,
+    KNOWN_NAME_SHARE,
     NUMBER_WORDS,
 )
 from tools.expand import stem
@@ -38,7 +39,7 @@ def expected_type_found(sentence: str, kind: str, question: str) -> bool:
         )
     if kind == "name":
         return any(
-            sum(stem(t) in asked for t in words(n.text)) * 2 < len(words(n.text))
+            sum(stem(t) in asked for t in words(n.text)) < KNOWN_NAME_SHARE * len(words(n.text))
             for n in names(sentence)
         )
     return True

@@ -14,6 +14,7 @@ from graph.models.offline.tuning import (
     BRIDGE_PASSAGES,
     BRIDGE_TITLED,
     BRIDGE_TOP_RANK,
+    KNOWN_NAME_SHARE,
     STOPWORDS,
 )
 from tools.expand import stem
@@ -57,7 +58,11 @@ def find_bridge(
             for name in names(sentence):
                 tokens = words(name.text)
                 known = sum(stem(token) in question_stems for token in tokens)
-                if not tokens or known * 2 >= len(tokens) or all(t in STOPWORDS for t in tokens):
+                if (
+                    not tokens
+                    or known >= KNOWN_NAME_SHARE * len(tokens)
+                    or all(t in STOPWORDS for t in tokens)
+                ):
                     continue
                 following = sentence[name.end :].split()[:1]
                 headed = bool(following) and stem(following[0].strip(".,;:")) == head_stem

@@ -59,7 +59,11 @@ from graph.models.offline.schemas import (
     structured_tools,
     tool_spec,
 )
-from graph.models.offline.tuning import MAX_RECORDS_CITED
+from graph.models.offline.tuning import (
+    MAX_RECORDS_CITED,
+    QUOTED_ARG_CHARS,
+    QUOTED_RESULT_CHARS,
+)
 from tools.finish import FINISH_TOOL
 
 
@@ -226,7 +230,7 @@ class StructuredController:
             return Action(f"{spec.name} raised an error; call it once more.", spec.name, args)
         kinds = {arg.name: arg.kind for arg in spec.args}
         given = [
-            f"{name} {shorten(fill.value, 40)} from {fill.source}"
+            f"{name} {shorten(fill.value, QUOTED_ARG_CHARS)} from {fill.source}"
             for name, fill in filled.items()
             if kinds.get(name) != "text"
         ]
@@ -319,7 +323,7 @@ class StructuredController:
             return f"Reference: {label_of(about[0])}", cited
         scalars = result.scalars()
         if not scalars:
-            return f"{result.tool}: {shorten(result.content, 160)}", []
+            return f"{result.tool}: {shorten(result.content, QUOTED_RESULT_CHARS)}", []
         subject = next((str(v) for v in scalars.values() if is_identifier(v)), "")
         rest = [
             f"{' '.join(str(key).split('_'))} {value}"

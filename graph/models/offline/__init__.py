@@ -4,6 +4,6 @@
 holds its decision rules over search tools, `structured.StructuredController` its rules over
 tools with structured arguments. `actions` holds what both decide and observe; each text
 skill has its own module (`reading`, `directives`, `arithmetic`, `bridges`, `answering`,
-`hops`, `short_answers`, `schemas`, `findings`), `sources` chooses among search tools, and
-`tuning` holds every weight, threshold and word list.
+`hops`, `short_answers`, `schemas`, `findings`, `summaries`), `sources` chooses among search
+tools, and `tuning` holds every weight, threshold and word list.
 """

@@ -46,7 +46,6 @@ from graph.models.offline.findings import (
     Result,
     error_text,
     find_lead,
-    label_of,
     mentions,
     result_of,
     shorten,
@@ -54,15 +53,14 @@ from graph.models.offline.findings import (
 from graph.models.offline.schemas import (
     ArgSpec,
     ToolSpec,
-    is_identifier,
     similar_names,
     structured_tools,
     tool_spec,
 )
+from graph.models.offline.summaries import describe, lead_sentence
 from graph.models.offline.tuning import (
     MAX_RECORDS_CITED,
     QUOTED_ARG_CHARS,
-    QUOTED_RESULT_CHARS,
 )
 from tools.finish import FINISH_TOOL
 
@@ -267,12 +265,12 @@ class StructuredController:
         citations: list[str] = []
         lead = plan.lead
         if lead is not None:
-            sentences.append(self.lead_sentence(lead))
+            sentences.append(lead_sentence(lead))
             citations += [str(r["id"]) for r in lead.records[:MAX_RECORDS_CITED] if "id" in r]
         for result in ok:
             if lead is not None and result is lead.result:
                 continue
-            sentence, cited = self.describe(result, lead)
+            sentence, cited = describe(result, lead)
             sentences.append(sentence)
             citations += cited
         sentences += [f"{r.tool} failed: {error_text(r)}" for r in failed]
@@ -293,45 +291,6 @@ class StructuredController:
         """Whether a failed call was followed by another call of the same tool."""
         calls = [r for r in plan.results if r.tool == result.tool]
         return calls.index(result) < len(calls) - 1
-
-    @staticmethod
-    def lead_sentence(lead: Lead) -> str:
-        """The leading finding, with its support and the call it came from."""
-        subject = ", ".join(
-            str(v) for v in lead.result.args.values() if is_identifier(v)
-        )  # e.g. the variant the records were searched for
-        count = f"{len(lead.records)} of {lead.total} {lead.result.collection}"
-        prefix = f"{subject}: " if subject else ""
-        return (
-            f"{prefix}{lead.value} is the best-supported {lead.field} "
-            f"({count}, {lead.share:.0%} of the evidence)"
-        )
-
-    @staticmethod
-    def describe(result: Result, lead: Lead | None) -> tuple[str, list[str]]:
-        """One sentence about a later result, and the record ids it cites."""
-        records = result.records
-        if records:
-            if lead is not None:
-                about = [r for r in records if mentions(r, lead.value)]
-                if not about:
-                    return (f"No {result.collection} record from {result.tool} mentions "
-                            f"{lead.value}", [])  # fmt: skip
-            else:
-                about = records[:1]
-            cited = [str(r["id"]) for r in about[:1] if "id" in r]
-            return f"Reference: {label_of(about[0])}", cited
-        scalars = result.scalars()
-        if not scalars:
-            return f"{result.tool}: {shorten(result.content, QUOTED_RESULT_CHARS)}", []
-        subject = next((str(v) for v in scalars.values() if is_identifier(v)), "")
-        rest = [
-            f"{' '.join(str(key).split('_'))} {value}"
-            for key, value in scalars.items()
-            if str(value) != subject
-        ]
-        head = f"{subject}: " if subject else f"{result.tool}: "
-        return head + ", ".join(rest), []
 
     def unfilled(self, spec: ToolSpec, plan: Plan) -> str:
         """Why a tool was not called: the first required argument nothing could fill."""

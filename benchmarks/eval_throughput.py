@@ -47,7 +47,7 @@ from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.runner import run_dataset
 from graph.app.persistence import open_checkpointer
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from tools.search import SearchTool
 
 RESULTS = Path(__file__).parent / "results" / "eval_throughput.md"

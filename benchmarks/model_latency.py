@@ -18,7 +18,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import Field
 
 from evals.flow_compare import Request, Runner, agent_runner, checkpointers, router_runner
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 
 SystemFactory = Callable[[BaseCheckpointSaver, PolicyModel], Runner]
 """Build a system's runner on a checkpointer, with the model it may call."""

@@ -28,6 +28,7 @@ from typing import Any, NotRequired, Protocol, TypedDict
 import numpy as np
 
 from evals.answer_metrics import answer_scores
+from tools.finish import FINISH_TOOL
 
 METRIC_KEYS: tuple[str, ...] = (
     *("accuracy", "citation_recall", "unsupported_rate", "mean_steps"),
@@ -148,7 +149,7 @@ def tools_match(called: Sequence[str], required: Sequence[str]) -> bool:
     Exact, so "calculator only, no retrieval" is ``["calculator"]`` and "search twice" is two
     entries.
     """
-    return [c for c in called if c != "finish"] == list(required)
+    return [c for c in called if c != FINISH_TOOL] == list(required)
 
 
 def retrieval_recall(retrieved_ids: Iterable[str], supporting: Iterable[str]) -> float:

@@ -35,12 +35,13 @@ from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
 from graph.agent.context import Context
 from graph.agent.nodes import one_line
-from graph.agent.transcript import FINISH_TOOL, hits_of
+from graph.agent.transcript import hits_of
 from graph.app.persistence import check_thread_id
 from graph.app.session import Session, UnknownThread
 from graph.app.thread_settings import DATASET_PREFIX
 from graph.app.trace import iter_turns
 from graph.models import default_model_spec, load_model
+from tools.finish import FINISH_TOOL
 
 OnRecord = Callable[[RunRecord], None]
 MAX_THREAD_ID = 128

@@ -20,7 +20,7 @@ from crash_window import die_after_writes_of
 
 from graph.app.persistence import open_checkpointer
 from graph.app.session import Session
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 
 
 class SlowPolicy(PolicyModel):

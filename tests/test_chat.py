@@ -19,7 +19,7 @@ from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.nodes import TOO_LOW_LIMIT
 from graph.common.chat import NO_QUESTION, is_answer_message
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from tools.finish import finish
 from tools.search import make_search_tool
 

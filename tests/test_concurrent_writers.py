@@ -19,7 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from graph.app.persistence import open_checkpointer
 from graph.app.session import Session, UnknownThread
 from graph.app.thread_lock import ThreadBusy, lock_key
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 
 HERE = Path(__file__).parent
 FIRST = "Who leads the team that owns Beacon?"

@@ -11,8 +11,8 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.models.directives import is_directive
-from graph.models.reading import statements
+from graph.models.offline.directives import is_directive
+from graph.models.offline.reading import statements
 from tools.finish import finish
 from tools.search import make_search_tool
 

@@ -14,7 +14,7 @@ from mcp_helpers import PYTHON, http_server, quill_http, quill_spec, stdio_spec
 
 from graph.agent.nodes import model_view
 from graph.app.session import Session
-from graph.mcp_io.tools import MCPTool, is_search, local_name, records_in
+from graph.mcp_io.tools import MCPSearchTool, MCPTool, is_search, local_name, records_in
 from tools.finish import finish as our_finish
 
 pytestmark = pytest.mark.server
@@ -37,7 +37,7 @@ def tool_messages(session: Session, thread_id: str) -> list[ToolMessage]:
 def test_agent_answers_with_a_stdio_mcp_search_tool_and_cites_its_ids(mode: str) -> None:
     with Session(InMemorySaver(), mcp=[quill_spec(mode)]) as session:
         result = session.ask(QUESTION)
-        assert tools_of(session)["lookup_archive"].remote_search
+        assert isinstance(tools_of(session)["lookup_archive"], MCPSearchTool)
     assert result["stopped"] == "answer"
     assert result["answer"] == FOUNDER
     assert result["citations"] == ["zk-2"] and result["unsupported"] == []

@@ -13,8 +13,8 @@ from corpora import Corpus, Passage, load_builtin
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.models.arithmetic import parse_arithmetic
-from graph.models.reading import split_relative_clause
+from graph.models.offline.arithmetic import parse_arithmetic
+from graph.models.offline.reading import split_relative_clause
 from tools import default_tools
 from tools.calculator import calculator
 from tools.finish import finish
@@ -229,7 +229,7 @@ def test_default_tools_route_notes_questions_to_notes() -> None:
 
 
 def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
-    from graph.models.reading import sentences
+    from graph.models.offline.reading import sentences
 
     text = "It was drawn by Lena St. Varga. Omar T. Quist built kilns. A Windy Porch. Done."
     assert sentences(text) == [
@@ -252,13 +252,13 @@ def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
     ],
 )
 def test_the_kind_of_answer_asked_for(question: str, kind: str) -> None:
-    from graph.models.reading import answer_type
+    from graph.models.offline.reading import answer_type
 
     assert answer_type(question) == kind
 
 
 def test_a_passage_title_alone_is_never_the_answer() -> None:
-    from graph.models.answering import compose_answer
+    from graph.models.offline.answering import compose_answer
 
     hit = {
         "id": "p1",

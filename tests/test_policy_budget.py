@@ -93,7 +93,8 @@ def test_a_covered_question_stops_early_even_with_budget_left() -> None:
 
 
 def test_a_deeper_read_is_the_next_page_of_the_same_query_until_it_runs_dry() -> None:
-    from graph.models.policy import Controller, Observation
+    from graph.models.offline.actions import Observation
+    from graph.models.offline.controller import Controller
 
     controller = Controller([make_search_tool(OPS), finish], max_steps=8)
     query = "Orion invoices finance quarter"

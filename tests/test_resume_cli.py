@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.app.session import Session
-from graph.models.policy import PolicyModel
+from graph.models.offline.model import PolicyModel
 from tools.search import SearchTool
 
 QUESTION = "Who leads the team that owns Beacon?"

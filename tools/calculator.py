@@ -223,9 +223,12 @@ def _run_calculator(expression: str) -> str:
     return result
 
 
+CALCULATOR_TOOL = "calculator"
+"""The calculator tool's name (the one place it is spelled)."""
+
 calculator: BaseTool = StructuredTool.from_function(
     func=_run_calculator,
-    name="calculator",
+    name=CALCULATOR_TOOL,
     description=CALCULATOR_DESCRIPTION,
     args_schema=CalculatorInput,
     handle_tool_error=True,

@@ -11,6 +11,9 @@ from collections.abc import Iterable
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+FINISH_TOOL = "finish"
+"""The finish tool's name (the one place it is spelled): a call to it ends the turn."""
+
 FINISH_DESCRIPTION = (
     "Give the final answer and end the run. Call it exactly once, when the passages you "
     "found answer the question (or when you are sure they cannot). 'citations' lists the "
@@ -51,7 +54,7 @@ def normalize_citations(citations: Iterable[object]) -> list[str]:
 
 finish: BaseTool = StructuredTool.from_function(
     func=_finish,
-    name="finish",
+    name=FINISH_TOOL,
     description=FINISH_DESCRIPTION,
     args_schema=FinishInput,
 )

@@ -20,7 +20,13 @@ from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
 from pydantic import Field, InstanceOf
 
 from corpora.loader import check_name
-from tools.search_protocol import SearchInput, check_query
+from tools.search_protocol import (
+    Evidence,
+    SearchInput,
+    check_query,
+    described_evidence,
+    search_tool_name,
+)
 
 METADATA_ID_KEYS = ("id", "doc_id", "document_id")
 RETRIEVER_DESCRIPTION = (
@@ -69,6 +75,18 @@ class RetrieverTool(BaseTool):
             return f"no passages in {self.collection} matched {query!r}; try other words", hits
         return "\n".join(f"[{h['id']}] {' '.join(h['text'].split())}" for h in hits), hits
 
+    def evidence(self, query: str) -> Evidence:
+        """The tool's name and description (`SearchSource` evidence).
+
+        A foreign retriever is not asked ahead of the search the model makes: it may be slow
+        or remote.
+        """
+        return described_evidence(self.name, self.description)
+
+    def term_weight(self, term: str) -> float:
+        """Every word weighs the same: a foreign retriever exposes no term statistics."""
+        return 1.0
+
     def _hit(self, doc: Document) -> dict[str, Any]:
         """The artifact entry of one document."""
         score = doc.metadata.get("score")
@@ -88,7 +106,7 @@ def retriever_tool(
     """The ``search_<name>`` tool over `retriever` (name checked like a corpus name)."""
     check_name(name)
     return RetrieverTool(
-        name=f"search_{name}",
+        name=search_tool_name(name),
         description=description or RETRIEVER_DESCRIPTION.format(name=name),
         args_schema=SearchInput,
         retriever=retriever,

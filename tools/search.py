@@ -14,16 +14,15 @@ from corpora import Corpus
 from corpora.loader import indexed_text
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
+from tools.expand import expand_query
 from tools.retriever_tool import retriever_tool
 from tools.retrievers import DEFAULT_RETRIEVER, IndexedCorpus, check_retriever, rank
-from tools.search_protocol import (  # re-exported: the protocol every search tool speaks
-    EMPTY_QUERY_ERROR,  # noqa: F401
-    LONG_QUERY_ERROR,  # noqa: F401
-    MAX_PAGE,  # noqa: F401
-    MAX_QUERY_CHARS,  # noqa: F401
+from tools.search_protocol import (
+    Evidence,
     SearchHit,
     SearchInput,
     check_query,
+    search_tool_name,
 )
 
 NO_MATCH_TEMPLATE = "no passages in {name} matched {query!r}; try other words or another tool"
@@ -154,7 +153,7 @@ class SearchTool(BaseTool):
         kind = RETRIEVER_DESCRIPTIONS.get(str(data.get("retriever", DEFAULT_RETRIEVER)))
         if kind:
             description = description.replace("Keyword (BM25) search", kind, 1)
-        defaults = {"name": f"search_{corpus.name}", "description": description}
+        defaults = {"name": search_tool_name(corpus.name), "description": description}
         merged = dict(data)
         for key, value in defaults.items():
             if not merged.get(key):
@@ -177,6 +176,27 @@ class SearchTool(BaseTool):
         if not hits:
             return NO_MATCH_TEMPLATE.format(name=self.corpus.name, query=query), hits
         return "\n".join(f"[{hit['id']}] {_one_line(hit['text'])}" for hit in hits), hits
+
+    @property
+    def collection(self) -> str:
+        """The corpus searched (`SearchSource`)."""
+        return self.corpus.name
+
+    def evidence(self, query: str) -> Evidence:
+        """The best BM25 passage for `query`, words expanded as a search does (`SearchSource`).
+
+        BM25 whatever retriever the tool answers with (dense and hybrid tools keep a BM25
+        index for this); no tool call is made.
+        """
+        hits = self.index.search(expand_query(self.index, query) or query, 1)
+        if not hits:
+            return Evidence(text="", found=False)
+        doc_id, score = hits[0]
+        return Evidence(text=indexed_text(self.corpus.get(doc_id)), score=score)
+
+    def term_weight(self, term: str) -> float:
+        """The word's BM25 idf in the corpus (0.0 for a word it lacks): `SearchSource`."""
+        return self.index.idf(term)
 
     def as_retriever(self) -> BM25Retriever:
         """A retriever over the same corpus, index and k."""

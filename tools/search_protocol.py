@@ -1,12 +1,23 @@
-"""What every ``search_<name>`` tool speaks: its input, its hits, its query errors."""
+"""What every ``search_<name>`` tool speaks: its name, input, hits, query errors and evidence.
+
+The model sees the input (`SearchInput`) and the hits. The offline policy also asks each
+search tool, through `SearchSource`, which collection it searches, how well a query matches it
+(`evidence`) and how much a word of a question weighs (`term_weight`), to choose where to
+search and whether to search again. Any tool that implements those three members is a search
+tool to the policy, whatever it is built on.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, NotRequired
+from dataclasses import dataclass
+from typing import Annotated, NotRequired, Protocol, runtime_checkable
 
 from langchain_core.tools import InjectedToolArg, ToolException
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
+
+SEARCH_PREFIX = "search_"
+"""Every search tool is named ``search_<collection>``."""
 
 EMPTY_QUERY_ERROR = "error: empty query; pass the words to look up in {name}"
 """Content of the error ToolMessage for a blank query."""
@@ -60,3 +71,49 @@ def check_query(query: str, tool_name: str) -> None:
         raise ToolException(EMPTY_QUERY_ERROR.format(name=tool_name))
     if len(query) > MAX_QUERY_CHARS:
         raise ToolException(LONG_QUERY_ERROR.format(n=len(query), limit=MAX_QUERY_CHARS))
+
+
+def search_tool_name(collection: str) -> str:
+    """The name of the search tool over `collection` (``search_<collection>``)."""
+    return f"{SEARCH_PREFIX}{collection}"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a search tool can tell about a query without running the search the model sees."""
+
+    text: str
+    """The text the query is judged against: the best passage's indexed text for a local
+    index, or the tool's name and description for a search that is not asked ahead of time."""
+    score: float = 0.0
+    """The best passage's retrieval score (0.0 when judged by the description)."""
+    found: bool = True
+    """False when the tool knows it holds nothing for the query."""
+
+
+@runtime_checkable
+class SearchSource(Protocol):
+    """A search tool as the offline policy reads it (`graph.models.offline.sources`)."""
+
+    name: str
+
+    @property
+    def collection(self) -> str:
+        """The collection searched, for the policy's thoughts ("products")."""
+        ...
+
+    def evidence(self, query: str) -> Evidence:
+        """How well `query` matches the collection: cheap, deterministic, no side effect."""
+        ...
+
+    def term_weight(self, term: str) -> float:
+        """How much a lowercase word tells in the collection.
+
+        Its idf for a tool with term statistics; 1.0 for every word for one without.
+        """
+        ...
+
+
+def described_evidence(name: str, description: str) -> Evidence:
+    """The evidence of a search that is not asked ahead of time: its name and description."""
+    return Evidence(text=f"{name} {description}")

@@ -60,6 +60,8 @@ from evals.datasets.hotpotqa import (
     load_hotpotqa,
     split_dataset,
 )
+from tools.finish import FINISH_TOOL
+from tools.search_protocol import SEARCH_PREFIX
 
 BUILTIN_DATASETS: tuple[str, ...] = (
     *("notes", "seed_runs", "hotpotqa-dev", "hotpotqa-hard"),
@@ -273,7 +275,7 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
     must_contain = _string_list(obj, "must_contain", path, line) if "must_contain" in obj else ()
     tools = _string_list(obj, "tools", path, line) if obj.get("tools") is not None else None
     for tool in tools or ():
-        if tool == "finish":
+        if tool == FINISH_TOOL:
             raise DatasetError("leave 'finish' out of 'tools': every run ends with it", path, line)
         if not _TOOL_RE.fullmatch(tool):
             raise DatasetError(f"bad tool name {tool!r} in 'tools'", path, line)
@@ -311,7 +313,7 @@ def _check_references(
             line,
         )
     for tool in q.tools or ():
-        if tool.startswith("search_") and tool[len("search_") :] not in corpus_names:
+        if tool.startswith(SEARCH_PREFIX) and tool.removeprefix(SEARCH_PREFIX) not in corpus_names:
             raise DatasetError(
                 f"tool {tool!r} searches no corpus of this dataset ({', '.join(corpus_names)})",
                 path,

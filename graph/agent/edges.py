@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from graph.agent.budget import can_take_another_round
 from graph.agent.context import Context
 from graph.agent.state import AgentState
-from graph.agent.transcript import FINISH_TOOL
+from tools.finish import FINISH_TOOL
 
 
 def route_after_reason(

@@ -16,7 +16,7 @@ from langchain_core.messages import AnyMessage, ToolMessage
 
 from corpora.loader import indexed_text
 from graph.agent.transcript import hits_of
-from graph.models.reading import content_terms
+from graph.models.offline.reading import content_terms
 from tools.expand import stem
 
 ANSWERABLE_COVERAGE = 0.5

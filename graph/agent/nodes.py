@@ -26,12 +26,12 @@ from graph.agent.grounding import grounding
 from graph.agent.prompts import describe_tools, fence_hits
 from graph.agent.replies import max_message_chars, vet_reply
 from graph.agent.state import AgentState
-from graph.agent.transcript import FINISH_TOOL, all_ids, current_turn, hits_of, retrieved_by_tool
+from graph.agent.transcript import all_ids, current_turn, hits_of, retrieved_by_tool
 from graph.common.chat import NO_QUESTION, answer_message, open_turn, sent_question
 from graph.models import load_model
 from graph.models.allowlist import check_allowed
 from graph.models.calls import failure_text, invoke_model
-from tools.finish import normalize_citations
+from tools.finish import FINISH_TOOL, normalize_citations
 
 MAX_QUESTION_CHARS = 20_000
 NOT_RUN = "Not run: {reason}."

@@ -13,8 +13,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 
-from graph.agent.transcript import FINISH_TOOL
 from graph.common.env import env_float
+from tools.finish import FINISH_TOOL
 
 MAX_MESSAGE_ENV = "AGENT_MAX_MESSAGE_CHARS"
 DEFAULT_MAX_MESSAGE_CHARS = 50_000

@@ -7,7 +7,6 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-FINISH_TOOL = "finish"
 SEARCH_PREFIX = "search"
 
 

@@ -21,7 +21,7 @@ from graph.agent.budget import run_config
 from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
 from graph.agent.graph import build_agent
 from graph.models.base import InProcessChatModel
-from tools.finish import finish
+from tools.finish import FINISH_TOOL, finish
 
 ModelFn = Callable[[list[dict[str, str]]], Any]
 SearchFn = Callable[[str, int], Sequence[tuple[str, str]]]
@@ -78,7 +78,7 @@ def to_message(action: Any, index: int) -> AIMessage:
         name, args = "search", {"query": str(action["search"])}
     elif isinstance(action, dict) and "answer" in action and set(action) <= {"answer", "citations"}:
         name, args = (
-            "finish",
+            FINISH_TOOL,
             {"answer": action["answer"], "citations": action.get("citations", [])},
         )
     else:

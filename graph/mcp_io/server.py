@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, ContentBlock, TextContent
 from pydantic import BaseModel, Field
 
 from corpora import Corpus
+from tools.search_protocol import search_tool_name
 
 SERVER_NAME = "agentic-rag"
 """The name the server gives itself in ``initialize`` (clients prefix shadowing tools with it)."""
@@ -242,7 +243,7 @@ def build_server(
     server = ProjectServer(SERVER_NAME, host=host, port=port, log_level="WARNING")
     for corpus in corpora:
         function = search_tool(corpus, k)
-        server.add_tool(function, name=f"search_{corpus.name}", description=function.__doc__)
+        server.add_tool(function, name=search_tool_name(corpus.name), description=function.__doc__)
     for function in (calculator, search_tickets, check_availability, search_manual):
         server.add_tool(function, name=function.__name__, description=function.__doc__)
     return server

@@ -39,10 +39,12 @@ from pydantic import ConfigDict, SkipValidation
 
 from graph.mcp_io.client import MCPClients, MCPError, Server
 from graph.mcp_io.spec import ServerSpec, clean, safe_name
+from tools.calculator import CALCULATOR_TOOL
+from tools.finish import FINISH_TOOL
+from tools.search_protocol import SEARCH_PREFIX, Evidence, described_evidence
 
-OURS = frozenset({"finish", "calculator"})
+OURS = frozenset({FINISH_TOOL, CALCULATOR_TOOL})
 """Names no remote tool may take (and every ``search_*``)."""
-SEARCH_PREFIX = "search_"
 MAX_RECORDS = 50
 """Most records one call contributes."""
 MAX_TEXT = 4_000
@@ -153,8 +155,6 @@ class MCPTool(BaseTool):
     """The server's name."""
     remote_name: str
     """The tool's name on the server (``name`` may carry the server's prefix)."""
-    remote_search: bool = False
-    """Whether the tool is a search whose records can be cited (see the module docstring)."""
 
     def _run(
         self, run_manager: CallbackManagerForToolRun | None = None, **arguments: Any
@@ -174,18 +174,11 @@ class MCPTool(BaseTool):
             raise ToolException(self._failed(one_line(text) or "it reported an error"))
         artifact = message.artifact if isinstance(message.artifact, dict) else {}
         structured = clean(artifact.get("structured_content"))
-        if self.remote_search:
-            return self._hits(arguments, structured, text)
-        return self._fenced(text), structured
+        return self._result(arguments, structured, text)
 
-    def _hits(self, arguments: dict[str, Any], structured: Any, text: str) -> tuple[str, Any]:
-        """A search result: ``[id] text`` lines and the hits as the artifact."""
-        records = records_in(structured, text)
-        if not records:
-            query = one_line(arguments.get("query", ""), 100)
-            return NO_RECORDS.format(server=self.server, tool=self.remote_name, query=query), []
-        hits = [{**record, "corpus": self.server, "title": ""} for record in records]
-        return "\n".join(f"[{h['id']}] {one_line(h['text'], MAX_TEXT)}" for h in hits), hits
+    def _result(self, arguments: dict[str, Any], structured: Any, text: str) -> tuple[str, Any]:
+        """A non-search result: the text fenced as data, ``structuredContent`` the artifact."""
+        return self._fenced(text), structured
 
     def _fenced(self, text: str) -> str:
         """A non-search result's text, fenced and escaped as data."""
@@ -198,6 +191,36 @@ class MCPTool(BaseTool):
     def _failed(self, reason: str) -> str:
         """The one-line error observation."""
         return FAILED.format(server=self.server, tool=self.remote_name, reason=escape(reason))
+
+
+class MCPSearchTool(MCPTool):
+    """A remote search whose records can be cited (see the module docstring).
+
+    To the offline policy it is a `SearchSource` judged by its name and description: the
+    server is not asked ahead of the search the model makes.
+    """
+
+    @property
+    def collection(self) -> str:
+        """The collection searched, as the policy names it: the tool's local name."""
+        return self.name
+
+    def evidence(self, query: str) -> Evidence:
+        """The tool's name and description (`SearchSource` evidence, no call to the server)."""
+        return described_evidence(self.name, self.description)
+
+    def term_weight(self, term: str) -> float:
+        """Every word weighs the same: a remote search exposes no term statistics."""
+        return 1.0
+
+    def _result(self, arguments: dict[str, Any], structured: Any, text: str) -> tuple[str, Any]:
+        """A search result: ``[id] text`` lines and the hits as the artifact."""
+        records = records_in(structured, text)
+        if not records:
+            query = one_line(arguments.get("query", ""), 100)
+            return NO_RECORDS.format(server=self.server, tool=self.remote_name, query=query), []
+        hits = [{**record, "corpus": self.server, "title": ""} for record in records]
+        return "\n".join(f"[{h['id']}] {one_line(h['text'], MAX_TEXT)}" for h in hits), hits
 
 
 def local_name(remote: str, server: str, taken: set[str]) -> str:
@@ -226,8 +249,9 @@ def server_tools(clients: MCPClients, server: Server, taken: set[str]) -> list[M
         adapter = convert_mcp_tool_to_langchain_tool(
             server.session, remote, server_name=server.name, handle_tool_errors=True
         )
+        kind = MCPSearchTool if is_search(remote) else MCPTool
         tools.append(
-            MCPTool(
+            kind(
                 name=name,
                 description=DESCRIPTION.format(server=server.name, description=description),
                 args_schema=remote.inputSchema,
@@ -235,7 +259,6 @@ def server_tools(clients: MCPClients, server: Server, taken: set[str]) -> list[M
                 remote=adapter,
                 server=server.name,
                 remote_name=remote.name,
-                remote_search=is_search(remote),
             )
         )
     return tools
@@ -267,6 +290,7 @@ def mcp_names(tools: Sequence[BaseTool]) -> dict[str, str]:
 
 
 __all__ = [
+    "MCPSearchTool",
     "MCPTool",
     "OURS",
     "connect_tools",

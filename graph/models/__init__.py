@@ -7,6 +7,7 @@ import threading
 
 from langchain_core.language_models import BaseChatModel
 
+from graph.models.offline.model import PolicyModel
 from graph.models.providers import (
     PROVIDER_ENV_KEYS,
     SPEC_HELP,
@@ -59,8 +60,6 @@ def as_chat_model(model: object) -> BaseChatModel | None:
 def _create(spec: str) -> BaseChatModel:
     """Build the model for a spec (uncached)."""
     if spec == "policy":
-        from graph.models.policy import PolicyModel
-
         return PolicyModel()
     provider, _, name = spec.partition(":")
     if provider == "scripted":

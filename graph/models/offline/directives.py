@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from graph.models.tuning import (
+from graph.models.offline.tuning import (
     ADDRESSEE_NOUNS,
+    ADDRESSEE_WINDOW,
     ADDRESSING_WORDS,
     CHAT_ROLES,
     IMPERATIVE_LEADS,
@@ -59,11 +60,11 @@ def addresses_machine(sentence: str) -> bool:
     for i, token in enumerate(tokens):
         if token not in ADDRESSEE_NOUNS:
             continue
-        before = tokens[max(0, i - 3) : i]
-        after = tokens[i + 1 : i + 4]
+        before = tokens[max(0, i - ADDRESSEE_WINDOW) : i]
+        after = tokens[i + 1 : i + 1 + ADDRESSEE_WINDOW]
         if any(w in ADDRESSING_WORDS for w in before) or any(w in OBLIGATION_WORDS for w in after):
             return True
-        if re.search(rf"\b{re.escape(token)}\s*[,:!]", sentence, re.I) and i <= 3:
+        if re.search(rf"\b{re.escape(token)}\s*[,:!]", sentence, re.I) and i <= ADDRESSEE_WINDOW:
             return True  # vocative: "Assistant, ..." / "AI models: ..."
     return False
 

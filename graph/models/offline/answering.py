@@ -1,90 +1,24 @@
-"""Reading search results: the bridge entity a first hop found, and the extractive answer."""
+"""The extractive answer: the retrieved sentence that best covers the question, and its ids."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.models.reading import (
-    NUMBER_WORDS,
-    STOPWORDS,
-    names,
-    statements,
-    stem,
-    stems,
-    words,
-)
-from graph.models.tuning import (
+from graph.models.offline.bridges import Bridge
+from graph.models.offline.reading import names, statements, stems, words
+from graph.models.offline.tuning import (
     ANSWER_KIND_FOUND,
     ANSWER_LAST_HOP,
     ANSWER_NAMES_BRIDGE,
     ANSWER_TOP_RANK,
-    BRIDGE_HEADED,
-    BRIDGE_MULTIWORD,
-    BRIDGE_OPENING_WORD,
-    BRIDGE_TITLED,
-    BRIDGE_TOP_RANK,
+    KNOWN_NAME_SHARE,
+    NUMBER_WORDS,
 )
+from tools.expand import stem
 
 Hit = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Bridge:
-    """An entity found in a first hop that the rest of the question is about."""
-
-    name: str
-    """The entity as the passage writes it ("Fleet Platform team")."""
-    doc_id: str
-    """The passage it came from."""
-    sentence: str
-    """The sentence that names it."""
-
-
-def find_bridge(
-    hits: Sequence[Hit],
-    question: str,
-    head: str,
-    inner_query: str,
-    titles: Collection[str] = (),
-) -> Bridge | None:
-    """The best new entity in the first hop's passages, or None.
-
-    A candidate is a capitalised span the question does not already name. It scores for being
-    followed by the clause's head noun ("... the Austin office" for "the office where"), for
-    sitting in a sentence that matches the clause, for a top-ranked passage, for several words,
-    and for being the title of a passage in the corpus.
-    """
-    question_stems = {stem(word) for word in words(question)}
-    clause_stems = stems(inner_query)
-    head_stem = stem(head)
-    best: tuple[tuple[float, ...], Bridge] | None = None
-    for rank, hit in enumerate(hits[:3]):
-        for position, sentence in enumerate(statements(str(hit.get("text", "")))):
-            overlap = len(stems(sentence) & clause_stems)
-            for name in names(sentence):
-                tokens = words(name.text)
-                known = sum(stem(token) in question_stems for token in tokens)
-                if not tokens or known * 2 >= len(tokens) or all(t in STOPWORDS for t in tokens):
-                    continue
-                following = sentence[name.end :].split()[:1]
-                headed = bool(following) and stem(following[0].strip(".,;:")) == head_stem
-                text = f"{name.text} {following[0].strip('.,;:')}" if headed else name.text
-                score = (
-                    BRIDGE_HEADED * headed
-                    + BRIDGE_TITLED * (name.text.lower() in titles)
-                    + overlap
-                    + (BRIDGE_TOP_RANK if rank == 0 else 0.0)
-                    + BRIDGE_MULTIWORD * (len(tokens) > 1)
-                    - BRIDGE_OPENING_WORD * (name.start == 0 and len(tokens) == 1),
-                    -rank,
-                    -position,
-                    -name.start,
-                )
-                if best is None or score > best[0]:
-                    best = (score, Bridge(text, str(hit["id"]), sentence))
-    return best[1] if best else None
 
 
 @dataclass(frozen=True)
@@ -105,7 +39,7 @@ def expected_type_found(sentence: str, kind: str, question: str) -> bool:
         )
     if kind == "name":
         return any(
-            sum(stem(t) in asked for t in words(n.text)) * 2 < len(words(n.text))
+            sum(stem(t) in asked for t in words(n.text)) < KNOWN_NAME_SHARE * len(words(n.text))
             for n in names(sentence)
         )
     return True

@@ -4,8 +4,8 @@
 *free text*, a number, a flag, a choice among enum values, or something else), read only from
 the JSON schema the model sees: argument names, types, descriptions and the tool's description.
 An identifier argument carries the shape of the example its description gives (``e.g.
-AB-12-C``), when it gives one. `StructuredController` (graph/models/structured.py) fills calls
-from these specs.
+AB-12-C``), when it gives one. `StructuredController` (graph/models/offline/structured.py)
+fills calls from these specs.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from typing import Any, Literal
 
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graph.models.tuning import ID_WORDS
+from graph.models.offline.tuning import ID_WORDS
+from tools.calculator import CALCULATOR_TOOL
+from tools.finish import FINISH_TOOL
+from tools.search_protocol import SearchSource
 
-FINISH = "finish"
-CALCULATOR = "calculator"
-RESERVED = frozenset({FINISH, CALCULATOR})
+RESERVED = frozenset({FINISH_TOOL, CALCULATOR_TOOL})
 """Tools the structured controller never calls as structured tools."""
 EXAMPLE_RE = re.compile(
     r"(?:\be\.g\.|\bfor example|\bfor instance|\bsuch as|\blike)\s*[:,]?\s*[\"'`]?"
@@ -69,16 +70,16 @@ _SPECS_LOCK = threading.Lock()
 
 
 def structured_tools(tools: Iterable[Any]) -> list[Any]:
-    """The tools the structured controller drives: named tools with a schema, not BM25 search tools.
+    """The tools the structured controller drives: named tools with a schema, not search tools.
 
     ``finish`` and the calculator are left out (the graph and the arithmetic rules own them),
-    and so is any tool exposing a BM25 ``index`` (the search policy owns those).
+    and so is any search tool (a `SearchSource`: the search rules own those).
     """
     return [
         tool
         for tool in tools
         if getattr(tool, "name", None) not in RESERVED
-        and not hasattr(tool, "index")
+        and not isinstance(tool, SearchSource)
         and hasattr(tool, "args")
     ]
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from graph.models.answering import find_bridge
-from graph.models.reading import QUESTION_WORDS, STOPWORDS, content_terms, names, stem, stems
-from graph.models.tuning import COVERED, MAX_UNMATCHED_TERMS
+from graph.models.offline.bridges import find_bridge
+from graph.models.offline.reading import content_terms, names, stems
+from graph.models.offline.tuning import COVERED, MAX_UNMATCHED_TERMS, QUESTION_WORDS, STOPWORDS
+from tools.expand import stem
 
 Hit = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 Chosen on the project's own made-up corpora (corpora/data, the tests) and on the
 `hotpotqa-dev-tune` split (questions 1-250) only; `hotpotqa-dev-test` and `hotpotqa-hard` are
-held out for reporting. Nothing else in graph/models defines a tunable number or word list.
+held out for reporting. Nothing else in graph/models/offline defines a tunable number or word list.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ IMPERATIVE_OBJECTS = frozenset(
 CHAT_ROLES = frozenset("system user assistant developer human tool".split())
 """Conversation role labels ("SYSTEM:"): a passage claiming a role is forging a turn."""
 
+ADDRESSEE_WINDOW = 3
+"""Words around a machine-reader noun searched for an addressing or obligation word, and the
+latest position a vocative ("Assistant, ...") may take: a short clause, as addresses are."""
+
 # --- budget: how searching spends the steps --------------------------------------------------
 
 DEEPER_READ_COVERAGE = 1.0
@@ -64,6 +68,9 @@ MAX_UNMATCHED_TERMS = 4
 
 # --- the bridge entity of a two-hop question ---------------------------------------------------
 
+BRIDGE_PASSAGES = 3
+"""Passages of the first search read for a bridge: the k a search returns by default."""
+
 BRIDGE_HEADED = 3.0
 """A name followed by the clause's head noun ("the Austin office") is the strongest cue."""
 BRIDGE_TITLED = 2.0
@@ -74,6 +81,10 @@ BRIDGE_MULTIWORD = 0.5
 """Several words make a name less likely to be a capitalised common word."""
 BRIDGE_OPENING_WORD = 1.0
 """A single capitalised word opening a sentence may just be capitalised there."""
+
+KNOWN_NAME_SHARE = 0.5
+"""A name at least this share of whose words the question already holds is not new: it is
+what was asked about, never a bridge or an answer."""
 
 # --- the answer sentence ---------------------------------------------------------------------
 
@@ -176,7 +187,7 @@ ANSWER_TYPES = (
 the first that matches decides (`reading.answer_type`), and "any" when none does."""
 
 
-# --- tools with structured arguments (graph.models.structured) -------------------------------
+# --- tools with structured arguments (graph.models.offline.structured) ----------------------
 
 ID_WORDS = frozenset(
     {"id", "ids", "no", "nr", "num", "number", "code", "sku", "ref", "key", "serial", "variant"}
@@ -185,3 +196,14 @@ ID_WORDS = frozenset(
 
 MAX_RECORDS_CITED = 3
 """Most supporting records cited for the leading finding (more dilutes the citation)."""
+
+# --- quoting: how much of a value a thought or an answer repeats -----------------------------
+
+QUOTED_ARG_CHARS = 40
+"""Longest argument value a Thought quotes ("member_code MB-4412 from the request")."""
+QUOTED_RESULT_CHARS = 160
+"""Longest text of a non-record result an answer quotes."""
+QUOTED_RECORD_CHARS = 80
+"""Longest rendering of a record with no id or title."""
+ERROR_CHARS = 200
+"""Longest error text an answer reports for a failed call."""

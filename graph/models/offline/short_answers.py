@@ -12,24 +12,19 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from graph.models.reading import (
-    NUMBER_WORDS,
-    STOPWORDS,
-    content_terms,
-    names,
-    sentences,
-    stem,
-    stems,
-    words,
-)
-from graph.models.tuning import (
+from graph.models.offline.reading import content_terms, names, sentences, stems, words
+from graph.models.offline.tuning import (
     AUXILIARIES,
     EARLIER_WORDS,
+    KNOWN_NAME_SHARE,
     LATER_WORDS,
     NAME_QUESTION_NOUN_LIMIT,
+    NUMBER_WORDS,
     PROPERTY_SHARE,
+    STOPWORDS,
     UNIT_WORDS,
 )
+from tools.expand import stem
 
 Hit = dict[str, Any]
 MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -142,7 +137,7 @@ def name_in(sentence: str, known: str, titles: Collection[str] = ()) -> str | No
     found = []
     for name in names(sentence):
         tokens = words(name.text)
-        if not tokens or sum(stem(t) in asked for t in tokens) * 2 >= len(tokens):
+        if not tokens or sum(stem(t) in asked for t in tokens) >= KNOWN_NAME_SHARE * len(tokens):
             continue
         opening = name.start == 0 and len(tokens) == 1
         found.append((name.text.lower() not in titles, opening, name.start, name.text))

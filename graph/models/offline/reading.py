@@ -8,11 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.models.directives import is_directive
-from graph.models.tuning import ANSWER_TYPES, CONNECTORS, LEADING_FUNCTION_WORDS
-from graph.models.tuning import NUMBER_WORDS as NUMBER_WORDS
-from graph.models.tuning import QUESTION_WORDS as QUESTION_WORDS
-from graph.models.tuning import STOPWORDS as STOPWORDS
+from graph.models.offline.directives import is_directive
+from graph.models.offline.tuning import (
+    ANSWER_TYPES,
+    CONNECTORS,
+    LEADING_FUNCTION_WORDS,
+    QUESTION_WORDS,
+    STOPWORDS,
+)
 from tools.expand import stem
 
 WORD_RE = re.compile(r"[^\W_]+")
@@ -66,7 +69,7 @@ def statements(text: str) -> list[str]:
     """The sentences of a document that state something, not the ones giving orders.
 
     Retrieved text is data: a sentence that addresses the reader or gives it orders
-    (`graph.models.directives.is_directive`) is never used as an answer or a bridge.
+    (`graph.models.offline.directives.is_directive`) is never used as an answer or a bridge.
     """
     return [sentence for sentence in sentences(text) if not is_directive(sentence)]
 

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 
-from graph.models.reading import QUESTION_WORDS, STOPWORDS, words
-from graph.models.tuning import MATH_WORDS, SIGNIFICANT_DIGITS
+from graph.models.offline.reading import words
+from graph.models.offline.tuning import MATH_WORDS, QUESTION_WORDS, SIGNIFICANT_DIGITS, STOPWORDS
 
 NUMBER = r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?"
 """A number as people write it: thousands commas, decimals, scientific notation ("1.5e3")."""

@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from graph.models.schemas import is_identifier, name_parts
-
-if TYPE_CHECKING:
-    from graph.models.policy import Observation
+from graph.models.offline.actions import Observation
+from graph.models.offline.schemas import is_identifier, name_parts
+from graph.models.offline.tuning import ERROR_CHARS, QUOTED_RECORD_CHARS
 
 ERROR_PREFIX = "error"
 
@@ -107,7 +106,7 @@ def error_text(result: Result) -> str:
     if isinstance(result.data, Mapping) and result.data.get("error"):
         return " ".join(str(result.data["error"]).split())
     text = " ".join(result.content.split())
-    return text[:200] or "no result"
+    return text[:ERROR_CHARS] or "no result"
 
 
 def weights(records: Sequence[Mapping[str, Any]]) -> list[float]:
@@ -206,7 +205,7 @@ def label_of(record: Mapping[str, Any]) -> str:
     return " ".join(parts) or shorten(record)
 
 
-def shorten(value: Any, limit: int = 80) -> str:
+def shorten(value: Any, limit: int = QUOTED_RECORD_CHARS) -> str:
     """A one-line, bounded rendering of a value."""
     text = " ".join(str(value).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,6 +1,6 @@
 """A deterministic controller for tools whose arguments are structured, read from their schemas.
 
-`PolicyModel` delegates here when the bound tools are not BM25 search tools (no `.index`):
+`Controller` delegates here when none of the bound tools is a search tool (`SearchSource`):
 tools such as ``search_tickets(model_variant, symptom)`` or ``check_availability(part_no)``.
 Nothing here knows a domain. Everything comes from the model-facing schema of each tool
 (argument names, types, descriptions and the tool's description), from the request text and
@@ -29,9 +29,8 @@ references it, and cites the records it used.
 It does not refuse to guess: when two findings are nearly tied it still takes the leader. That
 is the trade-off an explicit flow with an escalation policy is measured against.
 
-The schema reading lives in `graph.models.schemas` and the reading of results (records, the
-leading finding) in `graph.models.findings`; this module holds the controller, and re-exports
-the names tests and callers import from here.
+The schema reading lives in `graph.models.offline.schemas` and the reading of results (records,
+the leading finding) in `graph.models.offline.findings`; this module holds the controller.
 """
 
 from __future__ import annotations
@@ -39,35 +38,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from graph.models.findings import (
+from graph.models.offline.actions import Action, Observation
+from graph.models.offline.findings import (
     Lead,
     Result,
     error_text,
     find_lead,
-    key_field,
-    label_of,
     mentions,
     result_of,
     shorten,
 )
-from graph.models.schemas import (
-    FINISH,
+from graph.models.offline.schemas import (
     ArgSpec,
     ToolSpec,
-    classify_arg,
-    first_identifier_example,
-    is_identifier,
-    shape_of,
     similar_names,
     structured_tools,
     tool_spec,
 )
-from graph.models.tuning import MAX_RECORDS_CITED
-
-if TYPE_CHECKING:
-    from graph.models.policy import Action, Observation
+from graph.models.offline.summaries import describe, lead_sentence
+from graph.models.offline.tuning import (
+    MAX_RECORDS_CITED,
+    QUOTED_ARG_CHARS,
+)
+from tools.finish import FINISH_TOOL
 
 
 @dataclass(frozen=True)
@@ -228,14 +223,12 @@ class StructuredController:
 
     def call(self, spec: ToolSpec, filled: Mapping[str, Fill], plan: Plan) -> Action:
         """A call with the filled arguments; the Thought says where each value came from."""
-        from graph.models.policy import Action
-
         args = {name: fill.value for name, fill in filled.items()}
         if any(r.tool == spec.name for r in plan.results):
             return Action(f"{spec.name} raised an error; call it once more.", spec.name, args)
         kinds = {arg.name: arg.kind for arg in spec.args}
         given = [
-            f"{name} {shorten(fill.value, 40)} from {fill.source}"
+            f"{name} {shorten(fill.value, QUOTED_ARG_CHARS)} from {fill.source}"
             for name, fill in filled.items()
             if kinds.get(name) != "text"
         ]
@@ -257,8 +250,6 @@ class StructuredController:
 
     def finish(self, plan: Plan) -> Action:
         """The final answer: the leading finding, what later calls said about it, citations."""
-        from graph.models.policy import Action
-
         ok = [r for r in plan.results if r.ok]
         failed = [r for r in plan.results if not r.ok and not self._retried(r, plan)]
         missing = [
@@ -268,18 +259,18 @@ class StructuredController:
             reasons = [f"{r.tool} failed: {error_text(r)}" for r in failed]
             reasons += [self.unfilled(spec, plan) for spec in missing]
             answer = "Cannot act on this request: " + "; ".join(reasons or ["no tool to call"])
-            return Action("Nothing I could call gave a usable result; say so.", FINISH,
+            return Action("Nothing I could call gave a usable result; say so.", FINISH_TOOL,
                           {"answer": answer + ".", "citations": []})  # fmt: skip
         sentences: list[str] = []
         citations: list[str] = []
         lead = plan.lead
         if lead is not None:
-            sentences.append(self.lead_sentence(lead))
+            sentences.append(lead_sentence(lead))
             citations += [str(r["id"]) for r in lead.records[:MAX_RECORDS_CITED] if "id" in r]
         for result in ok:
             if lead is not None and result is lead.result:
                 continue
-            sentence, cited = self.describe(result, lead)
+            sentence, cited = describe(result, lead)
             sentences.append(sentence)
             citations += cited
         sentences += [f"{r.tool} failed: {error_text(r)}" for r in failed]
@@ -292,7 +283,7 @@ class StructuredController:
             "later calls said about it."
         )
         return Action(
-            thought, FINISH, {"answer": answer, "citations": list(dict.fromkeys(citations))}
+            thought, FINISH_TOOL, {"answer": answer, "citations": list(dict.fromkeys(citations))}
         )
 
     @staticmethod
@@ -300,45 +291,6 @@ class StructuredController:
         """Whether a failed call was followed by another call of the same tool."""
         calls = [r for r in plan.results if r.tool == result.tool]
         return calls.index(result) < len(calls) - 1
-
-    @staticmethod
-    def lead_sentence(lead: Lead) -> str:
-        """The leading finding, with its support and the call it came from."""
-        subject = ", ".join(
-            str(v) for v in lead.result.args.values() if is_identifier(v)
-        )  # e.g. the variant the records were searched for
-        count = f"{len(lead.records)} of {lead.total} {lead.result.collection}"
-        prefix = f"{subject}: " if subject else ""
-        return (
-            f"{prefix}{lead.value} is the best-supported {lead.field} "
-            f"({count}, {lead.share:.0%} of the evidence)"
-        )
-
-    @staticmethod
-    def describe(result: Result, lead: Lead | None) -> tuple[str, list[str]]:
-        """One sentence about a later result, and the record ids it cites."""
-        records = result.records
-        if records:
-            if lead is not None:
-                about = [r for r in records if mentions(r, lead.value)]
-                if not about:
-                    return (f"No {result.collection} record from {result.tool} mentions "
-                            f"{lead.value}", [])  # fmt: skip
-            else:
-                about = records[:1]
-            cited = [str(r["id"]) for r in about[:1] if "id" in r]
-            return f"Reference: {label_of(about[0])}", cited
-        scalars = result.scalars()
-        if not scalars:
-            return f"{result.tool}: {shorten(result.content, 160)}", []
-        subject = next((str(v) for v in scalars.values() if is_identifier(v)), "")
-        rest = [
-            f"{' '.join(str(key).split('_'))} {value}"
-            for key, value in scalars.items()
-            if str(value) != subject
-        ]
-        head = f"{subject}: " if subject else f"{result.tool}: "
-        return head + ", ".join(rest), []
 
     def unfilled(self, spec: ToolSpec, plan: Plan) -> str:
         """Why a tool was not called: the first required argument nothing could fill."""
@@ -365,20 +317,3 @@ def _choose(arg: ArgSpec, request: str) -> Fill | None:
         if re.search(rf"(?<![A-Za-z0-9]){re.escape(choice)}(?![A-Za-z0-9])", request, re.I):
             return Fill(choice, "the request")
     return None
-
-
-__all__ = [
-    "ArgSpec",
-    "Lead",
-    "Result",
-    "StructuredController",
-    "ToolSpec",
-    "classify_arg",
-    "find_lead",
-    "first_identifier_example",
-    "key_field",
-    "shape_of",
-    "similar_names",
-    "structured_tools",
-    "tool_spec",
-]

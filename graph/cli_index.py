@@ -61,9 +61,8 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     hybrid need an index built with vectors). Files a folder skipped are reported on standard
     error, one line.
     """
-    from corpora import CorpusError, parse_corpus_spec
+    from corpora import CorpusError, check_name, parse_corpus_spec
     from corpora.documents import skip_summary
-    from corpora.loader import check_name
     from tools.index_store import saved
     from tools.saved_indexes import open_saved
 

@@ -19,7 +19,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
 from pydantic import Field, InstanceOf
 
-from corpora.loader import check_name
+from corpora import check_name
 from tools.search_protocol import SearchInput, check_query
 
 METADATA_ID_KEYS = ("id", "doc_id", "document_id")

@@ -23,7 +23,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.runtime import get_runtime
 
-from corpora.loader import indexed_text
+from corpora import indexed_text
 from graph.context import DEFAULT_MAX_STEPS
 from graph.models.answering import Bridge, compose_answer, find_bridge
 from graph.models.arithmetic import format_value, parse_arithmetic

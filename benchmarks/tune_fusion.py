@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from retrieval_quality import cached_vectors, ndcg_at, recall_at  # noqa: E402
+from retrieval_tasks import cached_vectors, ndcg_at, recall_at  # noqa: E402
 
 from corpora import Corpus  # noqa: E402
 from evals.datasets.loader import load_dataset  # noqa: E402
@@ -60,9 +60,9 @@ def tune_set(
     """Score every query against every document with BM25 (expanded) and cosine."""
     texts = corpus.texts()
     bm25 = BM25(texts)
-    vectors, _ = cached_vectors(list(texts.values()), enc)
+    vectors = cached_vectors(list(texts.values()), enc)
     dense = DenseIndex(list(texts), vectors)
-    qvecs, _ = cached_vectors([q for q, _ in queries], enc)
+    qvecs = cached_vectors([q for q, _ in queries], enc)
     position = {doc_id: i for i, doc_id in enumerate(dense.doc_ids)}
     lexical = np.stack(
         [np.asarray(bm25.get_scores(expand_query(bm25, q) or q), np.float32) for q, _ in queries]

@@ -20,8 +20,8 @@ top is a plateau (convex 0.5-0.6, any normalization, within 0.005), so the choic
 settings matters less than fusing by score rather than rank. The table is
 ``benchmarks/results/tune_fusion.md``.
 
-`DEFAULT_FUSION` is the one that measured better (see the README's table). Each hit keeps
-the fused score and both component scores.
+`DEFAULT_FUSION` is the one that scored better on the same tune data. Each hit keeps the fused
+score and both component scores.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from tools.expand import expand_query
 
 FUSIONS = ("convex", "rrf")
 DEFAULT_FUSION = "convex"
-"""Convex combination: better than RRF on every dataset measured (README, "Your own documents")."""
+"""Convex: 0.783 against RRF's 0.774 on hotpotqa-dev-tune (held-out figures: the README)."""
 
 NORMALIZATIONS = ("minmax", "max", "zscore")
 NORMALIZATION = "zscore"

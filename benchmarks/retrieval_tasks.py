@@ -1,5 +1,7 @@
-"""What the retrieval benchmarks measure on: tasks (a corpus and judged queries), the metrics,
-and the embedding cache, shared by `retrieval_quality.py` and `tune_fusion.py`.
+"""The retrieval benchmarks' tasks, metrics and embedding cache (shared by two scripts).
+
+A task is a corpus and judged queries; `retrieval_quality.py` and `tune_fusion.py` both use
+them, with nDCG@k and recall@k and the vector cache in ``benchmarks/.cache/``.
 
 The hotpotqa-dev tasks are its two splits over the whole 4,858-paragraph pool (the corpus the
 agent's eval searches): ``tune`` (questions 1-250; the fusion's constants and the policy's rules

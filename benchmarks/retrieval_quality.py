@@ -1,127 +1,77 @@
 """Retrieval quality and cost of bm25, dense and hybrid, on real datasets, in one run.
 
-For hotpotqa-dev's pooled paragraphs, the field-service manual and any dataset file given on
-the command line:
+For hotpotqa-dev's two splits over its pooled paragraphs, the field-service manual and any
+dataset file given on the command line (`retrieval_tasks`):
 
 1. single-shot retrieval with the question as the query: recall@2, recall@5 and nDCG@10
    (binary relevance: the supporting documents) for bm25, dense (all-MiniLM-L6-v2, exact
-   top-k) and both hybrid fusions (convex combination of min-max normalized scores, and
-   reciprocal rank fusion);
-2. cost: embedding throughput (passages/s on this machine), index build time and size on
-   disk, query latency p50/p95 for each retriever;
+   top-k) and both hybrid fusions with the constants of `tools/hybrid.py` (chosen on tune data
+   by `tune_fusion.py`), plus both fusions as they were before that tuning (convex over
+   min-max scores with weight 0.5; RRF k=60 over the top 100);
+2. cost: embedding throughput (passages/s, timed afresh on 512 passages: the vector cache in
+   `.cache/` never supplies a timing), index build time (BM25 measured; dense = passages /
+   throughput) and size on disk, query latency p50/p95 of each retriever, the model loaded
+   and warmed up beforehand, and for dense its two parts (embedding the query; the exact
+   product and top-k);
 3. the agent's retrieval recall (supporting documents retrieved at any step) with each
-   retriever at the same budget (same k, same max steps, the offline policy), on hotpotqa-dev.
+   retriever at the same budget (same k, same max steps, the offline policy), on the held-out
+   hotpotqa-dev-test questions, through `run_dataset(..., index=...)`.
 
-The field-service manual's relevant pages for a request are the pages listing the request's
-expected fault code. Anchors (BEIR, Thakur et al. 2021): BM25 nDCG@10 on HotpotQA is 0.603.
+The load average is recorded before and after: the machine is shared, so compare ratios.
+Anchors (BEIR, Thakur et al. 2021): BM25 nDCG@10 on HotpotQA is 0.603.
 
 Writes benchmarks/results/retrieval_quality.md.
-Usage: python benchmarks/retrieval_quality.py [--questions 500] [--agent-questions 200]
+Usage: python benchmarks/retrieval_quality.py [--questions 500] [--agent-questions N]
        [--skip-agent] [DATASET.jsonl ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from langgraph.checkpoint.memory import InMemorySaver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import Corpus, Passage  # noqa: E402
-from corpora.field_service import load as load_field_service  # noqa: E402
-from evals.datasets.loader import load_dataset  # noqa: E402
+from retrieval_tasks import (  # noqa: E402
+    Task,
+    cached_vectors,
+    field_service_task,
+    file_task,
+    hotpot_tasks,
+    ndcg_at,
+    recall_at,
+    throughput,
+)
+
 from tools.bm25 import BM25  # noqa: E402
-from tools.dense import DenseIndex  # noqa: E402
+from tools.dense import DenseIndex, top_indices  # noqa: E402
 from tools.embeddings import default_embeddings  # noqa: E402
 from tools.expand import expand_query  # noqa: E402
-from tools.hybrid import fuse  # noqa: E402
+from tools.hybrid import convex, fuse, normalized, rrf  # noqa: E402
 from tools.retrievers import IndexedCorpus  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "retrieval_quality.md"
-METHODS = ("bm25", "dense", "hybrid convex", "hybrid rrf")
-
-
-@dataclass
-class Task:
-    """A corpus and queries with their relevant document ids."""
-
-    name: str
-    corpus: Corpus
-    queries: list[tuple[str, set[str]]]
-
-
-def hotpot_task(limit: int) -> Task:
-    """hotpotqa-dev: the first `limit` questions over the paragraphs their contexts pooled.
-
-    The pool is built in question order, so the first questions' paragraphs are a prefix of
-    it: the prefix is cut at the share of questions kept, extended to hold every supporting
-    paragraph of those questions (all 4,858 paragraphs for all 500 questions).
-    """
-    dataset = load_dataset("hotpotqa-dev")
-    assert dataset.corpus is not None
-    questions = [q for q in dataset.questions if q.supporting][:limit]
-    passages = dataset.corpus.passages
-    position = {p.id: i for i, p in enumerate(passages)}
-    cut = math.ceil(len(passages) * len(questions) / len(dataset.questions))
-    cut = max(cut, 1 + max(position[d] for q in questions for d in q.supporting))
-    corpus = Corpus(dataset.corpus.name, passages[:cut], dataset.corpus.description)
-    return Task("hotpotqa-dev", corpus, [(q.question, set(q.supporting)) for q in questions])
-
-
-def field_service_task() -> Task:
-    """The field-service manual; a request's relevant pages list its expected fault code."""
-    import json
-
-    data = load_field_service()
-    passages = tuple(
-        Passage(id=p["id"], text=p["text"], title=f"{p['doc_title']}, {p['section']}")
-        for p in data.manual
-    )
-    by_code: dict[str, set[str]] = {}
-    for page in data.manual:
-        for code in page["fault_codes"]:
-            by_code.setdefault(code, set()).add(page["id"])
-    path = Path(__file__).resolve().parent.parent / "evals/datasets/field_service_requests.jsonl"
-    queries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        code = (row.get("expected") or {}).get("fault_code")
-        if code in by_code:
-            queries.append((row["request"], by_code[code]))
-    return Task("field-service manual", Corpus("manual", passages), queries)
-
-
-def file_task(path: str, limit: int) -> Task:
-    """A dataset file in the eval format (it must name a corpus)."""
-    dataset = load_dataset(path)
-    if dataset.corpus is None:
-        raise SystemExit(f"{path}: the dataset names no corpus")
-    queries = [(q.question, set(q.supporting)) for q in dataset.questions if q.supporting]
-    return Task(dataset.name, dataset.corpus, queries[:limit])
-
-
-def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
-    """Binary-relevance nDCG@k."""
-    gain = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:k]) if d in relevant)
-    ideal = sum(1 / math.log2(i + 2) for i in range(min(k, len(relevant))))
-    return gain / ideal if ideal else 0.0
-
-
-def recall_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
-    """Share of the relevant documents in the top k."""
-    return len(set(ranked[:k]) & relevant) / len(relevant)
+Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+FUSED: dict[str, Scorer] = {
+    "hybrid convex": lambda lx, sm, rank: fuse(lx, sm, "convex", rank),
+    "hybrid rrf": lambda lx, sm, rank: fuse(lx, sm, "rrf", rank),
+    "convex before tuning": lambda lx, sm, _rank: convex(
+        normalized(lx, "minmax"), normalized(sm, "minmax"), 0.5
+    ),
+    "rrf before tuning": lambda lx, sm, rank: rrf(lx, sm, 60, 100, rank),
+}
+METHODS = ("bm25", "dense", *FUSED)
 
 
 def dir_size(path: Path) -> int:
@@ -135,106 +85,100 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
     t0 = time.perf_counter()
     bm25 = BM25(texts)
     bm25_build = time.perf_counter() - t0
-    vectors, dense_build = cached_vectors(list(texts.values()), encoder)
-    dense = DenseIndex(list(texts), vectors)
+    rate = throughput(list(texts.values()), encoder)
+    dense = DenseIndex(list(texts), cached_vectors(list(texts.values()), encoder))
     with tempfile.TemporaryDirectory() as tmp:
         bm25.save(Path(tmp) / "bm25")
         dense.save(Path(tmp) / "dense")
         bm25_size, dense_size = dir_size(Path(tmp) / "bm25"), dir_size(Path(tmp) / "dense")
-    rank = dense.rank()
-    ids = dense.doc_ids
     rows: dict[str, dict[str, float]] = {m: {"r2": 0, "r5": 0, "ndcg": 0} for m in METHODS}
-    latency: dict[str, list[float]] = {m: [] for m in METHODS}
+    latency: dict[str, list[float]] = {m: [] for m in (*METHODS, "embed", "product")}
     for query, relevant in task.queries:
         t0 = time.perf_counter()
         lexical = np.asarray(bm25.get_scores(expand_query(bm25, query) or query), np.float32)
         t_lex = time.perf_counter() - t0
         t0 = time.perf_counter()
-        semantic = dense.scores(encoder.encode([query])[0])  # type: ignore[attr-defined]
-        t_sem = time.perf_counter() - t0
+        vector = encoder.encode([query])[0]  # type: ignore[attr-defined]
+        t_embed = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        semantic = dense.scores(vector)
+        t_product = time.perf_counter() - t0
+        latency["embed"].append(t_embed * 1000)
         for method in METHODS:
             t0 = time.perf_counter()
-            ranked = _ranking(method, query, bm25, lexical, semantic, rank, ids)
+            ranked = _ranking(method, query, bm25, dense, lexical, semantic)
             spent = time.perf_counter() - t0
-            extra = {"bm25": 0.0, "dense": t_sem}.get(method, t_lex + t_sem)
+            if method == "dense":
+                latency["product"].append((t_product + spent) * 1000)
+            extra = {"bm25": 0.0, "dense": t_embed + t_product}.get(
+                method, t_lex + t_embed + t_product
+            )
             latency[method].append((spent + extra) * 1000)
             rows[method]["r2"] += recall_at(ranked, relevant, 2)
             rows[method]["r5"] += recall_at(ranked, relevant, 5)
             rows[method]["ndcg"] += ndcg_at(ranked, relevant)
     n = len(task.queries)
+    dense_build = len(texts) / rate
     for method in METHODS:
         row = rows[method]
         for key in ("r2", "r5", "ndcg"):
             row[key] /= n
-        ms = sorted(latency[method])
-        row["p50"] = statistics.median(ms)
-        row["p95"] = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        row["p50"], row["p95"] = _percentiles(latency[method])
         dense_part = method != "bm25"
         row["build"] = (bm25_build if method != "dense" else 0) + (dense_build if dense_part else 0)
         row["size"] = (bm25_size if method != "dense" else 0) + (dense_size if dense_part else 0)
-    rows["_"] = {"throughput": len(texts) / dense_build, "passages": len(texts), "queries": n}
+    embed_p50, _ = _percentiles(latency["embed"])
+    product_p50, _ = _percentiles(latency["product"])
+    rows["_"] = {
+        "throughput": rate,
+        "passages": len(texts),
+        "queries": n,
+        "embed_p50": embed_p50,
+        "product_p50": product_p50,
+    }
     return rows, IndexedCorpus(task.corpus, bm25, dense, "hybrid")
 
 
-def cached_vectors(texts: list[str], encoder: object) -> tuple[np.ndarray, float]:
-    """Embeddings of `texts` and the seconds they took, cached in benchmarks/.cache/."""
-    import hashlib
-
-    key = hashlib.sha256("\x00".join(texts).encode()).hexdigest()[:16]
-    path = Path(__file__).resolve().parent / ".cache" / f"minilm-{key}.npy"
-    timing = path.with_suffix(".seconds")
-    if path.exists() and timing.exists():
-        return np.load(path), float(timing.read_text())
-    start = time.perf_counter()
-    vectors = encoder.encode(texts)  # type: ignore[attr-defined]
-    path.parent.mkdir(exist_ok=True)
-    np.save(path, vectors)
-    seconds = time.perf_counter() - start
-    timing.write_text(f"{seconds:.3f}")
-    return vectors, seconds
+def _percentiles(ms: list[float]) -> tuple[float, float]:
+    """p50 and p95 of a list of milliseconds."""
+    ordered = sorted(ms)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def _ranking(
     method: str,
     query: str,
     bm25: BM25,
+    dense: DenseIndex,
     lexical: np.ndarray,
     semantic: np.ndarray,
-    rank: np.ndarray,
-    ids: Sequence[str],
 ) -> list[str]:
     """The top 10 ids of one method (BM25 through its own search, the rest from the scores)."""
     if method == "bm25":
         return [d for d, _ in bm25.search(expand_query(bm25, query) or query, 10)]
-    if method == "dense":
-        scores = semantic
-    else:
-        scores = fuse(lexical, semantic, method.split()[1], rank)
-    return [ids[i] for i in _top(scores, rank)]
-
-
-def _top(scores: np.ndarray, rank: np.ndarray, k: int = 10) -> list[int]:
-    """Top-k positions with the library's tie-break."""
-    from tools.dense import top_indices
-
-    return top_indices(scores, k, rank)
+    rank = dense.rank()
+    scores = semantic if method == "dense" else FUSED[method](lexical, semantic, rank)
+    return [dense.doc_ids[i] for i in top_indices(scores, 10, rank)]
 
 
 def agent_recall(indexed: IndexedCorpus, limit: int) -> list[tuple[str, float, float]]:
-    """The policy agent's retrieval recall on hotpotqa-dev with each retriever, same budget."""
-    import evals.runner as runner
+    """The policy agent's recall on hotpotqa-dev-test with each retriever, same budget."""
+    from evals.datasets.loader import load_dataset
     from evals.metrics import micro_recall
-    from graph.app.session import Session
+    from evals.runner import run_dataset
 
-    dataset = load_dataset("hotpotqa-dev")
+    dataset = load_dataset("hotpotqa-dev-test")
     rows = []
     for retriever in ("bm25", "dense", "hybrid"):
         chosen = IndexedCorpus(indexed.corpus, indexed.bm25, indexed.dense, retriever)
-        runner.make_session = lambda _d, saver, k=3, _r=None, c=chosen: Session(  # type: ignore[misc]
-            saver, corpora=[c], k=k, builtins=False
-        )
-        records = runner.run_dataset(
-            dataset, k=3, max_steps=6, concurrency=1, limit=limit, checkpointer=InMemorySaver()
+        records = run_dataset(
+            dataset,
+            k=3,
+            max_steps=6,
+            concurrency=1,
+            limit=limit,
+            checkpointer=InMemorySaver(),
+            index=chosen,
         )
         recall = micro_recall((r["retrieved"] for r in records), (r["supporting"] for r in records))
         per_q = statistics.mean(len(set(r["retrieved"])) for r in records)
@@ -258,15 +202,22 @@ def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list)
                 f"| {method} | {r['r2']:.3f} | {r['r5']:.3f} | {r['ndcg']:.3f} | {r['p50']:.1f} "
                 f"| {r['p95']:.1f} | {r['build']:.1f} | {r['size'] / 1e6:.1f} |"
             )
-    lines.append("")
-    lines.append("| dataset | embedding throughput (passages/s) |")
-    lines.append("|---|---:|")
+    lines += [
+        "",
+        "| dataset | embedding throughput (passages/s) | dense query: embedding p50 ms "
+        "| dense query: exact top-k p50 ms |",
+        "|---|---:|---:|---:|",
+    ]
     for task, rows in results:
-        lines.append(f"| {task.name} | {rows['_']['throughput']:.1f} |")
+        info = rows["_"]
+        lines.append(
+            f"| {task.name} | {info['throughput']:.1f} | {info['embed_p50']:.1f} "
+            f"| {info['product_p50']:.2f} |"
+        )
     if agent:
         lines += [
             "",
-            "| agent on hotpotqa-dev (policy, k=3, 6 steps) | retrieval recall "
+            "| agent on hotpotqa-dev-test (policy, k=3, 6 steps) | retrieval recall "
             "| docs retrieved / question | vs bm25 |",
             "|---|---:|---:|---:|",
         ]
@@ -276,18 +227,25 @@ def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list)
     return "\n".join(lines) + "\n"
 
 
+def load_line() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> None:
     """Run every measurement and write the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("datasets", nargs="*", help="extra dataset files (eval format)")
-    parser.add_argument("--questions", type=int, default=500, help="hotpotqa-dev questions")
-    parser.add_argument("--agent-questions", type=int, default=None, help="default: --questions")
+    parser.add_argument("--questions", type=int, default=500, help="first N hotpotqa-dev")
+    parser.add_argument("--agent-questions", type=int, default=None, help="default: all test")
     parser.add_argument("--skip-agent", action="store_true")
     args = parser.parse_args()
+    load_before = load_line()
     t0 = time.perf_counter()
     encoder = default_embeddings()
-    print(f"model loaded in {time.perf_counter() - t0:.1f} s", flush=True)
-    tasks = [hotpot_task(args.questions), field_service_task()]
+    encoder.encode(["warm up the model before anything is timed"])
+    print(f"model loaded in {time.perf_counter() - t0:.1f} s; load {load_before}", flush=True)
+    tasks = [*hotpot_tasks(args.questions), field_service_task()]
     tasks += [file_task(p, args.questions) for p in args.datasets]
     results = []
     hotpot_index = None
@@ -295,16 +253,18 @@ def main() -> None:
         print(f"{task.name}: {len(task.corpus)} passages, {len(task.queries)} queries", flush=True)
         rows, indexed = measure_task(task, encoder)
         results.append((task, rows))
-        hotpot_index = hotpot_index or indexed
+        if task.name.startswith("hotpotqa-dev-test"):
+            hotpot_index = indexed
         print(render([(task, rows)], []), flush=True)
-    agent_n = args.agent_questions or args.questions
-    skip = args.skip_agent or hotpot_index is None
+    agent_n = args.agent_questions or max(0, args.questions - 250)
+    skip = args.skip_agent or hotpot_index is None or agent_n < 1
     agent = [] if skip else agent_recall(hotpot_index, agent_n)  # type: ignore[arg-type]
     table = render(results, agent)
     header = (
         f"# Retrieval quality\n\n{platform.platform()}, {os.cpu_count()} CPUs (shared), "
         f"python {platform.python_version()}; `python benchmarks/retrieval_quality.py "
-        f"--questions {args.questions} --agent-questions {agent_n}`\n\n"
+        f"--questions {args.questions}` ({agent_n} agent questions); load average "
+        f"(1, 5, 15 min) {load_before} at the start, {load_line()} at the end.\n\n"
     )
     RESULTS.write_text(header + table, encoding="utf-8")
     print(table)

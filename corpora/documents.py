@@ -113,14 +113,19 @@ def supported(path: Path) -> bool:
 
 
 def _pre_read_skip(path: Path) -> str | None:
-    """The reason to skip a file without opening it, if any."""
-    if not supported(path):
-        return "unsupported type"
+    """The reason to skip a file without opening it, if any.
+
+    The kind of file is checked before its suffix, so a named pipe or a device is "not a
+    regular file" whatever its name (``feed``, ``feed.log``); a name that cannot be
+    stat-ed (a dangling link) is "unsupported type" or "unreadable" by its suffix.
+    """
     try:
         mode = path.stat().st_mode  # follows symlinks: a link to a regular file is read
     except OSError:
-        return "unreadable"
-    return None if stat.S_ISREG(mode) else "not a regular file"
+        return "unreadable" if supported(path) else "unsupported type"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    return None if supported(path) else "unsupported type"
 
 
 def read_chunks(path: Path, rel: str, data: bytes | None = None) -> list[Chunk]:

@@ -33,6 +33,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
 from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
+from evals.saved_corpus import over_index
 from graph.agent.context import Context
 from graph.agent.nodes import one_line
 from graph.agent.transcript import hits_of
@@ -42,6 +43,8 @@ from graph.app.thread_settings import DATASET_PREFIX
 from graph.app.trace import iter_turns
 from graph.models import default_model_spec, load_model
 from tools.finish import FINISH_TOOL
+from tools.retrievers import IndexedCorpus
+from tools.saved_indexes import SAVED_PREFIX
 
 OnRecord = Callable[[RunRecord], None]
 MAX_THREAD_ID = 128
@@ -91,13 +94,20 @@ def thread_id_for(dataset: str, run_id: str, question_id: str) -> str:
 
 
 def make_session(
-    dataset: Dataset, checkpointer: BaseCheckpointSaver, k: int = 3, retriever: str | None = None
+    dataset: Dataset,
+    checkpointer: BaseCheckpointSaver,
+    k: int = 3,
+    retriever: str | None = None,
+    index: IndexedCorpus | None = None,
 ) -> Session:
-    """The agent over the dataset's corpus alone, or over the built-ins when it has none.
+    """The agent over `index`, else the dataset's corpus alone, else the built-ins.
 
-    The corpus is recorded with each run as `dataset:<name or file>`, so `agent resume`
-    of an eval thread loads it again.
+    The corpus is recorded with each run as `saved:<index>` or `dataset:<name or file>`, so
+    `agent resume` of an eval thread loads it again.
     """
+    if index is not None:
+        source = {index.name: f"{SAVED_PREFIX}{index.name}"}
+        return Session(checkpointer, corpora=[index], k=k, builtins=False, sources=source)
     if dataset.corpus is None:
         return Session(checkpointer, k=k, retriever=retriever)
     spec = dataset.name if dataset.name in BUILTIN_DATASETS else (dataset.path or dataset.name)
@@ -125,8 +135,13 @@ def run_dataset(
     on_record: OnRecord | None = None,
     retriever: str | None = None,
     rerun: bool = False,
+    index: IndexedCorpus | None = None,
 ) -> list[RunRecord]:
     """Run the dataset's questions (the first `limit`, if given) and return their records.
+
+    With `index` (a saved index, `tools.saved_indexes.open_saved`), the questions search it
+    instead of the dataset's corpus, with the retriever it was opened for; it must hold every
+    supporting document of the questions run (`over_index`).
 
     Up to `concurrency` questions run at once on worker threads sharing one `Session`; each
     is a thread on `checkpointer` named by `thread_id_for` (`run_id` defaults to
@@ -145,7 +160,9 @@ def run_dataset(
     load_model(model)
     run_id = run_id or new_run_id()
     questions = dataset.questions[:limit] if limit is not None else dataset.questions
-    session = make_session(dataset, checkpointer, k, retriever)
+    if index is not None:
+        over_index(dataset, index, limit)  # refuses an index lacking supporting documents
+    session = make_session(dataset, checkpointer, k, retriever, index)
 
     def run(question: Question) -> RunRecord:
         thread_id = thread_id_for(dataset.name, run_id, question.id)
@@ -164,8 +181,8 @@ def run_dataset(
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                index = pending.pop(future)
-                record = records[index] = future.result()
+                position = pending.pop(future)
+                record = records[position] = future.result()
                 if on_record is not None:
                     on_record(record)
     finally:

@@ -17,7 +17,7 @@ from tools.bm25 import BM25
 from tools.dense import DenseIndex
 from tools.embeddings import EmbeddingError, default_embeddings, verify_model
 from tools.expand import expand_query
-from tools.hybrid import ALPHA, HybridSearch
+from tools.hybrid import ALPHA, NORMALIZATION, NORMALIZATIONS, HybridSearch, normalized, rrf
 from tools.index_build import build_index
 from tools.retrievers import index_corpus
 from tools.search import make_search_tool
@@ -94,6 +94,40 @@ def test_dense_index_round_trips_memory_mapped(encoder, corpus: Corpus, tmp_path
     assert loaded.search("bread shop", encoder, 2) == index.search("bread shop", encoder, 2)
 
 
+def reference_normalized(values: list[float], how: str) -> list[float]:
+    """Plain-Python normalization over the corpus (min-max, divide by the top, z-score)."""
+    if how == "minmax":
+        low, spread = min(values), max(values) - min(values)
+    elif how == "max":
+        low, spread = 0.0, max(abs(v) for v in values)
+    else:
+        low = sum(values) / len(values)
+        spread = math.sqrt(sum((v - low) ** 2 for v in values) / len(values))
+    return [0.0 if spread <= 0 else (v - low) / spread for v in values]
+
+
+@pytest.mark.parametrize("how", NORMALIZATIONS)
+def test_normalizations_match_a_plain_computation(how: str) -> None:
+    values = [3.5, 0.0, 0.0, 1.25, 7.0, -0.5]
+    got = normalized(np.asarray(values, dtype=np.float32), how)
+    assert got.tolist() == pytest.approx(reference_normalized(values, how), abs=1e-6)
+    assert normalized(np.zeros(4), how).tolist() == [0.0] * 4  # no word matched: no signal
+    if how != "max":  # scores that are all equal carry no signal either
+        assert normalized(np.full(4, 2.0), how).tolist() == [0.0] * 4
+    with pytest.raises(ValueError, match="unknown normalization 'rank'"):
+        normalized(np.ones(2), "rank")
+
+
+def test_rrf_sums_reciprocal_ranks_within_depth() -> None:
+    lexical = np.asarray([0.0, 2.0, 1.0, 3.0])  # ranks: d3, d1, d2 (d0 matches no word)
+    semantic = np.asarray([0.9, 0.1, 0.5, 0.2])  # ranks: d0, d2, d3, d1
+    fused = rrf(lexical, semantic, k=1, depth=2)
+    # depth 2: bm25 credits d3 (1/2) and d1 (1/3); dense credits d0 (1/2) and d2 (1/3)
+    assert fused.tolist() == pytest.approx([1 / 2, 1 / 3, 1 / 3, 1 / 2])
+    deeper = rrf(lexical, semantic, k=1, depth=4)
+    assert deeper.tolist() == pytest.approx([1 / 2, 1 / 3 + 1 / 5, 1 / 4 + 1 / 3, 1 / 2 + 1 / 4])
+
+
 def test_hybrid_convex_equals_brute_force(encoder, corpus: Corpus) -> None:
     texts = corpus.texts()
     bm25 = BM25(texts)
@@ -106,8 +140,7 @@ def test_hybrid_convex_equals_brute_force(encoder, corpus: Corpus) -> None:
         semantic = [by_id[d] for d in texts]
 
         def scale(values: list[float]) -> list[float]:
-            low, high = min(values), max(values)
-            return [0.0 if high == low else (v - low) / (high - low) for v in values]
+            return reference_normalized(values, NORMALIZATION)
 
         fused = [
             ALPHA * s + (1 - ALPHA) * b

@@ -185,3 +185,18 @@ def test_ask_over_a_folder_with_a_fifo_says_what_it_skipped(
     assert code == 0
     assert err.strip() == "note: corpus kb: 1 file skipped (1 not a regular file)"
     assert "ANSWER: 3 years" in out, out  # the short answer to "how long"
+
+
+def test_a_pipe_without_a_known_suffix_is_not_a_regular_file(tmp_path: Path) -> None:
+    (tmp_path / "good.txt").write_text("The Quill pen holds 2 ml of ink.")
+    os.mkfifo(tmp_path / "feed")  # no extension at all
+    os.mkfifo(tmp_path / "stream.log")  # an extension the loader does not read
+    (tmp_path / "notes.csv").write_text("a,b")
+    (tmp_path / "gone.csv").symlink_to(tmp_path / "missing.csv")
+    corpus = load_corpus(tmp_path, name="kb")
+    assert dict(corpus.skipped) == {
+        "feed": "not a regular file",
+        "stream.log": "not a regular file",
+        "notes.csv": "unsupported type",
+        "gone.csv": "unsupported type",
+    }

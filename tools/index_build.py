@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from corpora import CorpusError, describe
+from corpora import CorpusError, check_name, describe, load_corpus
 from corpora.documents import SkipFile, read_chunks, read_regular, scan_folder, skip_summary
-from corpora.loader import check_name, load_corpus, passages_of
+from corpora.loader import passages_of
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, normalize
 from tools.index_store import FORMAT, VERSION, locked, read_manifest

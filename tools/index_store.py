@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from corpora.loader import check_name
+from corpora import check_name
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
 from tools.retrievers import IndexedCorpus

@@ -19,7 +19,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
 from pydantic import Field, InstanceOf
 
-from corpora.loader import check_name
+from corpora import check_name
 from tools.search_protocol import (
     Evidence,
     SearchInput,

@@ -10,8 +10,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
 from pydantic import Field, InstanceOf, model_validator
 
-from corpora import Corpus
-from corpora.loader import indexed_text
+from corpora import Corpus, indexed_text
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
 from tools.expand import expand_query

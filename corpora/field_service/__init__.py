@@ -18,7 +18,7 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
-from corpora.loader import CorpusError
+from corpora.model import CorpusError
 
 DATA_DIR = Path(__file__).resolve().parent
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AnyMessage, ToolMessage
 
-from corpora.loader import indexed_text
+from corpora import indexed_text
 from graph.agent.transcript import hits_of
 from graph.models.offline.reading import content_terms
 from tools.expand import stem

@@ -61,12 +61,10 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     hybrid need an index built with vectors). Files a folder skipped are reported on standard
     error, one line.
     """
-    import dataclasses
-
-    from corpora import CorpusError, parse_corpus_spec
+    from corpora import CorpusError, check_name, parse_corpus_spec
     from corpora.documents import skip_summary
-    from corpora.loader import check_name
-    from tools.index_store import IndexStoreError, open_index, saved
+    from tools.index_store import saved
+    from tools.saved_indexes import open_saved
 
     root = indexes_dir()
     try:
@@ -74,15 +72,7 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     except CorpusError:
         is_saved = False
     if is_saved:
-        indexed = open_index(root, spec)
-        if retriever is None or retriever == indexed.retriever:
-            return indexed
-        if indexed.dense is None:
-            raise IndexStoreError(
-                f"saved index {spec!r} has no vectors for {retriever}: "
-                f"run `agent index {spec} PATH --retriever {retriever}`"
-            )
-        return dataclasses.replace(indexed, retriever=retriever)
+        return open_saved(root, spec, retriever)
     corpus = parse_corpus_spec(spec)
     if corpus.skipped:
         note = f"note: corpus {corpus.name}: {skip_summary(list(corpus.skipped))}"

@@ -193,6 +193,13 @@ def write_comparison(
     help="How the dataset's corpora are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
 @click.option(
+    "--corpus",
+    "corpus_name",
+    default=None,
+    metavar="NAME",
+    help="Search the saved index NAME (`agent index NAME PATH`) instead of the dataset's corpus.",
+)
+@click.option(
     "--rerun",
     is_flag=True,
     help="With an existing --run-id, ask finished questions again (default: reuse them).",
@@ -214,6 +221,7 @@ def eval_command(
     compare: str | None,
     run_id: str | None,
     retriever: str | None,
+    corpus_name: str | None,
     rerun: bool,
     db: str | None,
 ) -> None:
@@ -238,6 +246,14 @@ def eval_command(
     with user_errors():
         for name in models:
             load_model(name)
+        index = None
+        if corpus_name is not None:  # the dataset's questions over a saved index's passages
+            from evals.saved_corpus import over_index
+            from tools.index_store import indexes_root
+            from tools.saved_indexes import open_saved
+
+            index = open_saved(indexes_root(agent_home()), corpus_name, retriever)
+            dataset = over_index(dataset, index, limit)
     run_id = run_id or new_run_id()
     folder = out if out is not None else agent_home() / "evals" / f"{dataset.name}-{run_id}"
     try:
@@ -267,6 +283,7 @@ def eval_command(
                     on_record=on_record,
                     retriever=retriever,
                     rerun=rerun,
+                    index=index,
                 )
             run = EvalRun(
                 dataset=dataset,

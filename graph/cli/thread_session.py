@@ -24,9 +24,7 @@ from graph.app.thread_settings import (
     choose,
     read_settings,
 )
-
-SAVED_PREFIX = "saved:"
-"""How a thread records a corpus it searched through a saved index (`agent index NAME`)."""
+from tools.saved_indexes import SAVED_PREFIX
 
 
 @dataclass

@@ -1,0 +1,157 @@
+"""Choose the hybrid fusion's constants on tune data only, and show the grid.
+
+Tune data: hotpotqa-dev-tune (questions 1-250 of hotpotqa-dev, over the whole 4,858-paragraph
+pool) and the project's own made-up sets (`notes` over the notes corpus, `seed_runs` over the
+three built-in corpora pooled). The reported sets (hotpotqa-dev-test, the field-service
+manual) are never read here. Every candidate is scored by nDCG@10 and recall@5 of single-shot
+retrieval with the question as the query (as `benchmarks/retrieval_quality.py` does), from the
+same BM25 and cosine scores; the winner is the candidate with the best hotpotqa-dev-tune
+nDCG@10 among those that lose nothing on the made-up sets against the better of bm25 and
+dense. `tools/hybrid.py` holds the chosen constants.
+
+Writes benchmarks/results/tune_fusion.md.
+Usage: python benchmarks/tune_fusion.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from retrieval_tasks import cached_vectors, ndcg_at, recall_at  # noqa: E402
+
+from corpora import Corpus  # noqa: E402
+from evals.datasets.loader import load_dataset  # noqa: E402
+from tools.bm25 import BM25  # noqa: E402
+from tools.dense import DenseIndex, top_indices  # noqa: E402
+from tools.embeddings import default_embeddings  # noqa: E402
+from tools.expand import expand_query  # noqa: E402
+from tools.hybrid import convex, normalized, rrf  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results" / "tune_fusion.md"
+ALPHAS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+NORMS = ("minmax", "max", "zscore")
+RRF_KS = (5, 10, 20, 40, 60, 100)
+RRF_DEPTHS = (10, 50, 100, 1000)
+
+
+@dataclass
+class TuneSet:
+    """A tune set's score matrices (queries x documents) and relevant positions."""
+
+    name: str
+    lexical: np.ndarray
+    semantic: np.ndarray
+    relevant: list[set[int]]
+    rank: np.ndarray
+
+
+def tune_set(
+    name: str, corpus: Corpus, queries: list[tuple[str, set[str]]], enc: object
+) -> TuneSet:
+    """Score every query against every document with BM25 (expanded) and cosine."""
+    texts = corpus.texts()
+    bm25 = BM25(texts)
+    vectors = cached_vectors(list(texts.values()), enc)
+    dense = DenseIndex(list(texts), vectors)
+    qvecs = cached_vectors([q for q, _ in queries], enc)
+    position = {doc_id: i for i, doc_id in enumerate(dense.doc_ids)}
+    lexical = np.stack(
+        [np.asarray(bm25.get_scores(expand_query(bm25, q) or q), np.float32) for q, _ in queries]
+    )
+    semantic = np.stack([dense.scores(v) for v in qvecs])
+    relevant = [{position[d] for d in rel} for _, rel in queries]
+    return TuneSet(name, lexical, semantic, relevant, dense.rank())
+
+
+def load_tune_sets(enc: object) -> list[TuneSet]:
+    """hotpotqa-dev-tune and the made-up sets (questions with supporting documents only)."""
+    sets = []
+    for name in ("hotpotqa-dev-tune", "notes", "seed_runs"):
+        dataset = load_dataset(name)
+        corpora = dataset.corpora()
+        passages = tuple(p for c in corpora for p in c.passages)
+        corpus = Corpus(corpora[0].name, passages) if len(corpora) > 1 else corpora[0]
+        queries = [(q.question, set(q.supporting)) for q in dataset.questions if q.supporting]
+        sets.append(tune_set(name, corpus, queries, enc))
+    return sets
+
+
+def score(
+    data: TuneSet, fuse: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[float, float]:
+    """Mean nDCG@10 and recall@5 of one scoring over a tune set."""
+    ndcg = recall = 0.0
+    for lexical, semantic, relevant in zip(data.lexical, data.semantic, data.relevant, strict=True):
+        ranked = top_indices(fuse(lexical, semantic), 10, data.rank)
+        ndcg += ndcg_at(ranked, relevant)  # type: ignore[arg-type]
+        recall += recall_at(ranked, relevant, 5)  # type: ignore[arg-type]
+    n = len(data.relevant)
+    return ndcg / n, recall / n
+
+
+def bm25_only(lexical: np.ndarray, _semantic: np.ndarray) -> np.ndarray:
+    """BM25 alone (documents without a matching word score 0, as the tool leaves them out)."""
+    return np.where(lexical > 0, lexical, -np.inf)
+
+
+def candidates() -> dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+    """Every scoring tried: the two components, convex per normalization and weight, RRF."""
+    grid: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+        "bm25": bm25_only,
+        "dense": lambda _lexical, semantic: semantic,
+    }
+    for norm in NORMS:
+        for alpha in ALPHAS:
+            grid[f"convex {norm} a={alpha}"] = lambda lx, sm, n=norm, a=alpha: convex(
+                normalized(lx, n), normalized(sm, n), a
+            )
+    for k in RRF_KS:
+        for depth in RRF_DEPTHS:
+            grid[f"rrf k={k} depth={depth}"] = lambda lx, sm, k=k, d=depth: rrf(lx, sm, k, d)
+    return grid
+
+
+def main() -> None:
+    """Score the grid on the tune sets, pick the winner and write the table."""
+    start = time.perf_counter()
+    sets = load_tune_sets(default_embeddings())
+    rows = {name: [score(s, fuse) for s in sets] for name, fuse in candidates().items()}
+    floor = [max(rows["bm25"][i][0], rows["dense"][i][0]) for i in range(1, len(sets))]
+    safe = [
+        name
+        for name in rows
+        if name not in ("bm25", "dense")
+        and all(rows[name][i][0] >= floor[i - 1] - 1e-9 for i in range(1, len(sets)))
+    ]
+    best = max(safe or list(rows)[2:], key=lambda name: rows[name][0][0])
+    head = " | ".join(f"{s.name} ({len(s.relevant)} q) nDCG@10 / recall@5" for s in sets)
+    lines = [
+        "# Fusion tuning (tune data only)",
+        "",
+        f"`python benchmarks/tune_fusion.py`, {time.perf_counter() - start:.0f} s. Winner: "
+        f"**{best}** (best hotpotqa-dev-tune nDCG@10 among the candidates that are at least "
+        "as good as the better of bm25 and dense on every made-up set).",
+        "",
+        f"| scoring | {head} |",
+        "|---|" + "---:|" * len(sets),
+    ]
+    for name in sorted(rows, key=lambda n: -rows[n][0][0]):
+        cells = " | ".join(f"{ndcg:.3f} / {recall:.3f}" for ndcg, recall in rows[name])
+        mark = " (chosen)" if name == best else ""
+        lines.append(f"| {name}{mark} | {cells} |")
+    RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines[:12]))
+    print(f"winner: {best}")
+
+
+if __name__ == "__main__":
+    main()

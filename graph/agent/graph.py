@@ -16,6 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.agent.act import build_act_node
+from graph.agent.budget import LEAST_RECURSION_LIMIT, LIMIT_RULE
 from graph.agent.context import Context
 from graph.agent.edges import route_after_reason
 from graph.agent.nodes import Agent
@@ -56,7 +57,9 @@ def build_agent(
     builder.add_conditional_edges("reason", route_after_reason)
     builder.add_edge("act", "reason")
     builder.add_edge("finish", END)
-    return checked(builder.compile(checkpointer=checkpointer, name=name))
+    compiled = builder.compile(checkpointer=checkpointer, name=name)
+    rule = f"the agent needs {LIMIT_RULE}"
+    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=rule)
 
 
 def make_graph() -> AgentGraph:

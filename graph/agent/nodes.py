@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
-from graph.agent.budget import has_room_to_finish
+from graph.agent.budget import LIMIT_RULE, has_room_to_finish, least_useful_limit
 from graph.agent.context import Context
 from graph.agent.grounding import grounding
 from graph.agent.prompts import describe_tools, fence_hits
@@ -44,7 +44,7 @@ EMPTY_CONTENT = "(calling {names})"
 FINISHED = "Finished."
 TOO_LOW_LIMIT = (
     "the recursion limit leaves no room for a step and the finish; pass a recursion_limit "
-    "of at least 3 (2 * max_steps + 1 for max_steps model calls)"
+    f"of at least {least_useful_limit()} ({LIMIT_RULE} for max_steps model calls)"
 )
 NEW_TURN: dict[str, Any] = {
     "answer": None,

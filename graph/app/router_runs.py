@@ -7,7 +7,8 @@ from typing import Any
 
 from langgraph.types import Command
 
-from graph.agent.context import DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import DEFAULT_MAX_STEPS
+from graph.agent.context import Context
 from graph.app.thread_settings import ThreadSettings, with_settings
 from graph.flow.human import ResumeError
 from graph.models import default_model_spec

@@ -21,8 +21,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import STEPS_PER_TOOL_ROUND, run_config
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, continue_limit, run_config
+from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.nodes import asked_in, message_text, printable, question_problem
 from graph.agent.transcript import current_turn
@@ -388,12 +388,12 @@ class Session:
     ) -> dict[str, Any]:
         """Run a thread on from its latest checkpoint, within what is left of the budget."""
         done = int(snapshot.values.get("steps") or 0)
-        left = max(context.max_steps - done, 0)
+        left = context.max_steps - done
         thread_id = snapshot.config["configurable"]["thread_id"]
         # No checkpoint id: addressed at a checkpoint, LangGraph re-runs (time travel) the tasks
         # whose writes were saved; at the thread's head it hands those writes back.
         config: RunnableConfig = {
-            "recursion_limit": STEPS_PER_TOOL_ROUND * left + 3,
+            "recursion_limit": continue_limit(left),
             "configurable": {"thread_id": thread_id},
         }
         return self._drive(None, config, context, _Printer(on_lines, already=0), thread_id)

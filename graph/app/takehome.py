@@ -17,8 +17,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool, ToolException
 
-from graph.agent.budget import run_config
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, run_config
+from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.models.base import InProcessChatModel
 from tools.finish import finish

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,

@@ -21,7 +21,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, continue_limit, run_config
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, check_k, continue_limit, run_config
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.nodes import asked_in, message_text, printable, question_problem
@@ -36,7 +36,8 @@ from graph.app.thread_settings import (
     with_settings,
 )
 from graph.app.trace import INDENT, model_steps, render_step
-from graph.models import default_model_spec
+from graph.models import as_chat_model, default_model_spec
+from graph.models.describe import describe_model
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
@@ -57,6 +58,12 @@ class NotAnAgentThread(ValueError):
 NOT_AGENT = (
     "thread {thread!r} was made by another graph (the field-service flow or the router), "
     "not the agent; a paused flow thread is resumed with `agent resume {thread} --with VALUE`"
+)
+
+
+FIXED_MODEL = (
+    "this session runs a fixed chat model ({fixed}); it cannot run model {asked!r} "
+    "(open a Session without a model object to choose one per run)"
 )
 
 
@@ -139,8 +146,12 @@ class Session:
     A corpus may be a saved index (`tools.index_store.open_index`); `retriever` (bm25, dense,
     hybrid; default ``$AGENT_RETRIEVER``) is how the other corpora are searched.
 
-    Every run is a thread on `checkpointer`; `model` (a name or a `BaseChatModel`) fixes the
-    chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
+    Every run is a thread on `checkpointer` and gets its settings from one `Context` (model,
+    `max_steps`, `k`), chosen per call: the value the call gives, else the session's (`model`
+    as a name, `k`), else the thread's recorded one, else the default (`AGENT_MODEL` or the
+    policy; `graph.agent.budget`). A `BaseChatModel` object as `model` is fixed instead: every
+    run uses it, its runs' `Context.model` is its description, a call naming another model is
+    a ValueError, and its threads record no model (it cannot be loaded again by name).
     With `on_token`, a run that prints its steps also writes a streaming model's thought
     as the model writes it (LangGraph's `messages` stream), inside the trace's layout.
     `mcp` lists MCP servers (`http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`) whose tools
@@ -151,7 +162,7 @@ class Session:
         self,
         checkpointer: BaseCheckpointSaver,
         corpora: Sequence[Corpus | IndexedCorpus] = (),
-        k: int = DEFAULT_K,
+        k: int | None = None,
         model: BaseChatModel | str | None = None,
         builtins: bool = True,
         on_token: OnToken | None = None,
@@ -173,10 +184,13 @@ class Session:
         everything += list(corpora)
         known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
         self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
-        self.k = k
+        self.k = check_k(k) if k is not None else None
+        chat_model = as_chat_model(model)  # a bad name or object fails here, at once
+        self.model = model if isinstance(model, str) else None
+        self.fixed_model = chat_model if not isinstance(model, str) else None
         self.checkpointer = checkpointer
         self.on_token = on_token
-        tools = default_tools(k=k, corpora=everything, retriever=retriever)
+        tools = default_tools(corpora=everything, retriever=retriever)  # k comes per run
         self.mcp: Any = None
         if mcp:
             from graph.mcp_io.tools import connect_tools
@@ -185,7 +199,7 @@ class Session:
             tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
         try:
             self.graph: AgentGraph = build_agent(
-                model=model, tools=tools, checkpointer=checkpointer, any_model=True
+                model=self.fixed_model, tools=tools, checkpointer=checkpointer, any_model=True
             )
         except BaseException:
             self.close()
@@ -209,20 +223,21 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         thread_id: str | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Run one question on a thread (new, or continued) and return its result.
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
-        question is resumed from its last checkpoint instead of starting over. `model` and
-        `max_steps` default to the thread's (see `graph.app.thread_settings`), else the defaults.
+        question is resumed from its last checkpoint instead of starting over. `model`,
+        `max_steps` and `k` make the run's `Context` (see the class docstring for defaults).
         """
         problem = question_problem(question)
         if problem is not None:
             raise ValueError(problem)
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         snapshot = self.agent_thread(thread_id)
         if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
@@ -236,6 +251,7 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
@@ -245,7 +261,7 @@ class Session:
         is and its result returned (`is_finished` tells which).
         """
         snapshot = self.snapshot(thread_id)
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") == "error":
@@ -256,6 +272,7 @@ class Session:
                     len(points),
                     model=context.model,
                     max_steps=context.max_steps,
+                    k=context.k,
                     on_lines=on_lines,
                 )
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
@@ -279,27 +296,40 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Re-run the latest turn from just before model call `step`; the old branch is kept.
 
-        `model` and `max_steps` default to the thread's, as in `ask`.
+        `model`, `max_steps` and `k` default as in `ask`.
         """
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         point = self.check_fork(thread_id, step, context.max_steps)
         config = run_config(context.max_steps - step + 1, None)
         config["configurable"] = dict(point.config["configurable"])
         lines = _Printer(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
 
-    def _context(self, thread_id: str, model: str | None, max_steps: int | None) -> Context:
-        """The run's settings: those given, else the thread's recorded ones, else defaults."""
+    def _context(
+        self, thread_id: str, model: str | None, max_steps: int | None, k: int | None = None
+    ) -> Context:
+        """The run's one `Context` (call, else session, else thread, else default values)."""
         saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
         if max_steps is None:
             max_steps = saved.max_steps if saved.max_steps is not None else DEFAULT_MAX_STEPS
-        if model is None:
-            model = saved.model or default_model_spec()
-        return Context(model=model, max_steps=max_steps, k=self.k)
+        k = next((value for value in (k, self.k, saved.k) if value is not None), DEFAULT_K)
+        if self.fixed_model is not None:
+            return Context(model=self._fixed_name(model), max_steps=max_steps, k=k)
+        model = model or self.model or saved.model or default_model_spec()
+        return Context(model=model, max_steps=max_steps, k=k)
+
+    def _fixed_name(self, asked: str | None) -> str:
+        """The fixed chat model's name for `Context.model`; a ValueError if `asked` is another."""
+        assert self.fixed_model is not None
+        name = describe_model(self.fixed_model)
+        if asked is not None and asked != name:
+            raise ValueError(FIXED_MODEL.format(fixed=name, asked=asked))
+        return name
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
@@ -411,8 +441,9 @@ class Session:
         The run holds the thread's lock (`graph.app.thread_lock`): a second writer is refused.
         """
         final: dict[str, Any] = {}
+        model = context.model if self.fixed_model is None else None  # not loadable by name
         settings = ThreadSettings(
-            model=context.model, max_steps=context.max_steps, k=self.k, corpora=self.corpus_needs
+            model=model, max_steps=context.max_steps, k=context.k, corpora=self.corpus_needs
         )
         config = with_settings(config, settings)
         live = self.on_token if printer.on_lines is not None else None

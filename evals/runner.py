@@ -34,7 +34,7 @@ from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
 from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
 from graph.agent.context import Context
-from graph.agent.nodes import one_line
+from graph.agent.messages import one_line
 from graph.agent.transcript import FINISH_TOOL, hits_of
 from graph.app.persistence import check_thread_id
 from graph.app.session import Session, UnknownThread

@@ -19,7 +19,8 @@ from graph.agent.act import build_act_node
 from graph.agent.budget import LEAST_RECURSION_LIMIT, LIMIT_RULE
 from graph.agent.context import Context
 from graph.agent.edges import route_after_reason
-from graph.agent.nodes import Agent
+from graph.agent.finish_node import FinishNode
+from graph.agent.reason_node import ReasonNode
 from graph.agent.state import AgentState, InputState, OutputState
 from graph.common.checked import checked
 from graph.models import as_chat_model
@@ -46,13 +47,13 @@ def build_agent(
         from tools import default_tools
 
         tools = default_tools()
-    agent = Agent(tools, chat_model, any_model=any_model)
+    reason = ReasonNode(tools, chat_model, any_model=any_model)
     builder = StateGraph(
         AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
-    builder.add_node("reason", agent.reason)
-    builder.add_node("act", build_act_node(agent.tools))
-    builder.add_node("finish", agent.finish)
+    builder.add_node("reason", reason)
+    builder.add_node("act", build_act_node(reason.tools))
+    builder.add_node("finish", FinishNode(reason.tools))
     builder.add_edge(START, "reason")
     builder.add_conditional_edges("reason", route_after_reason)
     builder.add_edge("act", "reason")

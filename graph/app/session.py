@@ -24,7 +24,8 @@ from corpora import Corpus
 from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, check_k, continue_limit, run_config
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
-from graph.agent.nodes import asked_in, message_text, printable, question_problem
+from graph.agent.messages import asked_in, message_text
+from graph.agent.question import check_question, printable
 from graph.agent.transcript import current_turn
 from graph.app.persistence import check_thread_id
 from graph.app.thread_lock import thread_lock
@@ -233,9 +234,7 @@ class Session:
         question is resumed from its last checkpoint instead of starting over. `model`,
         `max_steps` and `k` make the run's `Context` (see the class docstring for defaults).
         """
-        problem = question_problem(question)
-        if problem is not None:
-            raise ValueError(problem)
+        check_question(question)  # the entry check: a bad question touches no thread
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
         context = self._context(thread_id, model, max_steps, k)
         snapshot = self.agent_thread(thread_id)

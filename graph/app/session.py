@@ -11,41 +11,37 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessageChunk, AnyMessage, ToolMessage
+from langchain_core.messages import AnyMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
 from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, check_k, continue_limit, run_config
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
-from graph.agent.messages import asked_in, message_text
-from graph.agent.question import check_question, printable
-from graph.agent.transcript import current_turn
+from graph.agent.question import check_question
 from graph.app.persistence import check_thread_id
+from graph.app.step_printer import OnLines, OnToken, StepPrinter
+from graph.app.thread_list import ThreadSummary, list_threads
 from graph.app.thread_lock import thread_lock
 from graph.app.thread_settings import (
+    AGENT,
     BUILTIN_SOURCE,
     ThreadSettings,
+    kind_of,
     needs_of,
     read_settings,
     with_settings,
 )
-from graph.app.trace import INDENT, model_steps, render_step
 from graph.models import as_chat_model, default_model_spec
 from graph.models.describe import describe_model
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
-OnLines = Callable[[list[str]], None]
-OnToken = Callable[[str], None]
-"""Writes text as it comes, adding no newline (a model's content chunks, live)."""
-REASON_NODE = "reason"
 
 
 class UnknownThread(LookupError):
@@ -66,64 +62,6 @@ FIXED_MODEL = (
     "this session runs a fixed chat model ({fixed}); it cannot run model {asked!r} "
     "(open a Session without a model object to choose one per run)"
 )
-
-
-@dataclass(frozen=True)
-class ThreadSummary:
-    """One stored transcript, for `agent threads`."""
-
-    thread_id: str
-    question: str
-    answer: str | None
-    steps: int
-    stopped: str | None
-
-
-def is_agent_state(values: dict[str, Any]) -> bool:
-    """Whether stored values are an agent thread's (it has a question), not another graph's.
-
-    A run stopped right after its input was saved holds the question only in `__start__`, or
-    nothing but the (empty) transcript channel.
-    """
-    started = values.get("__start__")
-    only_transcript = not set(values) - {"messages"}
-    return (
-        "question" in values
-        or (isinstance(started, dict) and "question" in started)
-        or only_transcript
-    )
-
-
-def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
-    """Whether a stored checkpoint is an agent thread's.
-
-    The kind recorded in its metadata decides (`graph.app.thread_settings`); for threads saved
-    before kinds were recorded, the stored channels (not a snapshot's values: a run killed
-    right after its input was saved holds the question only in `__start__`).
-    """
-    kind = (saved.metadata or {}).get("graph")
-    if kind is not None:
-        return kind == "agent"
-    return is_agent_state(saved.checkpoint.get("channel_values", {}))
-
-
-def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
-    """One row of `agent threads`, for an agent thread or a flow/router thread."""
-    if is_agent_state(values):
-        return ThreadSummary(
-            thread_id=thread_id,
-            question=str(values.get("question", "")),
-            answer=values.get("answer"),
-            steps=int(values.get("steps") or 0),
-            stopped=values.get("stopped"),
-        )
-    return ThreadSummary(
-        thread_id=thread_id,
-        question=str(values.get("request", "")),
-        answer=values.get("answer"),
-        steps=len(values.get("log") or []),
-        stopped=values.get("outcome") or "paused",
-    )
 
 
 def mid_run(snapshot: StateSnapshot) -> bool:
@@ -241,7 +179,7 @@ class Session:
         if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
         config = run_config(context.max_steps, thread_id)
-        printer = _Printer(on_lines, already=0, question=question)
+        printer = StepPrinter(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
     def resume(
@@ -277,7 +215,7 @@ class Session:
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
             config = run_config(context.max_steps, thread_id)
-            return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
+            return self._drive(inputs, config, context, StepPrinter(on_lines, already=0), thread_id)
         return self.result(thread_id)
 
     def is_finished(self, thread_id: str) -> bool:
@@ -306,7 +244,7 @@ class Session:
         point = self.check_fork(thread_id, step, context.max_steps)
         config = run_config(context.max_steps - step + 1, None)
         config["configurable"] = dict(point.config["configurable"])
-        lines = _Printer(on_lines, already=step - 1)
+        lines = StepPrinter(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
 
     def _context(
@@ -368,7 +306,7 @@ class Session:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
         config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
         saved = self.checkpointer.get_tuple(config)
-        if saved is not None and not is_agent_checkpoint(saved):
+        if saved is not None and kind_of(saved) != AGENT:
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 
@@ -378,7 +316,7 @@ class Session:
         saved = self.checkpointer.get_tuple(config)
         if saved is None:
             raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        if not is_agent_checkpoint(saved):
+        if kind_of(saved) != AGENT:
             raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
         return self.graph.get_state(config)
 
@@ -400,17 +338,8 @@ class Session:
     def threads(
         self, limit: int = 20, skip: Callable[[str, Mapping[str, Any]], bool] | None = None
     ) -> list[ThreadSummary]:
-        """Stored threads, newest first; `skip(thread_id, metadata)` leaves threads out."""
-        latest: dict[str, tuple[str, dict[str, Any]]] = {}
-        for saved in self.checkpointer.list(None):
-            thread_id = saved.config["configurable"]["thread_id"]
-            if skip is not None and skip(thread_id, saved.metadata or {}):
-                continue
-            stamp = str(saved.checkpoint.get("ts", ""))
-            if thread_id not in latest or stamp > latest[thread_id][0]:
-                latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))
-        newest = sorted(latest.items(), key=lambda item: item[1][0], reverse=True)[:limit]
-        return [summarize_thread(thread_id, values) for thread_id, (_, values) in newest]
+        """Stored threads of every kind, newest first (`graph.app.thread_list.list_threads`)."""
+        return list_threads(self.checkpointer, limit, skip)
 
     def _continue(
         self, snapshot: StateSnapshot, context: Context, on_lines: OnLines | None
@@ -425,14 +354,14 @@ class Session:
             "recursion_limit": continue_limit(left),
             "configurable": {"thread_id": thread_id},
         }
-        return self._drive(None, config, context, _Printer(on_lines, already=0), thread_id)
+        return self._drive(None, config, context, StepPrinter(on_lines, already=0), thread_id)
 
     def _drive(
         self,
         inputs: dict[str, Any] | None,
         config: RunnableConfig,
         context: Context,
-        printer: _Printer,
+        printer: StepPrinter,
         thread_id: str,
     ) -> dict[str, Any]:
         """Stream the graph, hand finished steps (and live tokens) to the printer; the result.
@@ -463,59 +392,3 @@ class Session:
                 printer.end_live_line()
         printer.show(final.get("messages", []), final=True)
         return self.result(thread_id)
-
-
-class _Printer:
-    """Hands each completed step of the current turn to `on_lines`, once."""
-
-    def __init__(self, on_lines: OnLines | None, already: int, question: str | None = None) -> None:
-        self.on_lines = on_lines
-        self.printed = already
-        self.question = printable(question) if question is not None else None
-        self.live: OnToken | None = None  # the writer of an open streamed Thought line
-        self.streamed: set[int] = set()  # steps whose header and Thought were streamed
-
-    def token(self, message: Any, metadata: dict[str, Any], write: OnToken | None) -> None:
-        """Write a streaming model's content chunk live, opening the step's Thought line."""
-        if write is None or self.on_lines is None or metadata.get("langgraph_node") != REASON_NODE:
-            return
-        text = message_text(message) if isinstance(message, AIMessageChunk) else ""
-        if not text:
-            return
-        step = self.printed + 1
-        if step not in self.streamed:
-            self.end_live_line()
-            self.on_lines([f"  Step {step}"])
-            write(f"{INDENT}Thought: ")
-            self.streamed.add(step)
-        self.live = write
-        write(text.replace("\n", " "))  # a Thought stays on its line
-
-    def end_live_line(self) -> None:
-        """Close an open streamed Thought line."""
-        if self.live is not None:
-            self.live("\n")
-            self.live = None
-
-    def show(self, messages: Sequence[AnyMessage], final: bool = False) -> None:
-        """Print the steps whose tool calls all have results (or all steps, when `final`)."""
-        if self.on_lines is None:
-            return
-        turn = current_turn(messages)
-        if self.question is not None and asked_in(turn) != self.question:
-            return  # the stored state from before this question reached the transcript
-        results = [m for m in turn if isinstance(m, ToolMessage)]
-        answered = {m.tool_call_id for m in results}
-        steps = model_steps(turn)
-        for number, message in enumerate(steps, start=1):
-            if number <= self.printed:
-                continue
-            complete = all(str(call["id"]) in answered for call in message.tool_calls)
-            if not (complete or final):
-                break
-            lines = render_step(number, message, results)
-            if number in self.streamed:  # its header and Thought are on the screen already
-                self.end_live_line()
-                lines = lines[2:]
-            self.on_lines(lines)
-            self.printed = number

@@ -15,12 +15,13 @@ from langchain_core.messages import ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpora import Corpus, Passage
-from graph.agent.budget import DEFAULT_K, run_config
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
+from graph.app.run_context import SessionDefaults, run_context
 from graph.app.session import Session
 from graph.app.takehome import FunctionSearchTool
-from graph.app.thread_settings import read_settings
+from graph.app.thread_settings import ThreadSettings, read_settings
 from graph.models.scripted import ScriptedModel
 from tools.finish import finish
 
@@ -105,3 +106,24 @@ def test_the_seed_004_search_tool_takes_the_runs_k(scripted: Script) -> None:
         {"question": QUESTION}, run_config(4), context=Context(k=2)
     )
     assert calls == [("granite", 2)] and result["stopped"] == "answer"
+
+
+def test_run_context_takes_the_call_then_session_then_thread_then_default() -> None:
+    saved = ThreadSettings(model="policy", max_steps=4, k=2)
+    assert run_context(SessionDefaults(), ThreadSettings()) == Context(
+        model=Context().model, max_steps=DEFAULT_MAX_STEPS, k=DEFAULT_K
+    )
+    assert run_context(SessionDefaults(), saved) == Context(model="policy", max_steps=4, k=2)
+    session = SessionDefaults(model="scripted:x.json", k=5)
+    assert run_context(session, saved) == Context(model="scripted:x.json", max_steps=4, k=5)
+    chosen = run_context(session, saved, model="openai:m", max_steps=9, k=1)
+    assert chosen == Context(model="openai:m", max_steps=9, k=1)
+
+
+def test_run_context_names_a_fixed_model_and_refuses_another(scripted: Script) -> None:
+    fixed = SessionDefaults(fixed_model=scripted("done"))
+    name = run_context(fixed, ThreadSettings(model="policy")).model
+    assert "ScriptedModel" in name  # the thread's recorded model does not override it
+    assert run_context(fixed, ThreadSettings(), model=name).model == name
+    with pytest.raises(ValueError, match="fixed chat model"):
+        run_context(fixed, ThreadSettings(), model="policy")

@@ -27,7 +27,10 @@ class Context:
     )
     k: int = field(
         default=DEFAULT_K,
-        metadata={"description": "Passages each search returns."},
+        metadata={
+            "description": "Passages each search returns (the act node sets it on every "
+            "search tool, whatever k the tool was built with)."
+        },
     )
     system_prompt: str = field(
         default=SYSTEM_PROMPT,

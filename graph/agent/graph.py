@@ -38,9 +38,11 @@ def build_agent(
 ) -> AgentGraph:
     """Compile the agent over `tools` (default: the built-in corpora, calculator, finish).
 
-    `model` (a model name or a `BaseChatModel`) fixes the chat model; without it each run
-    picks one through `Context.model`, from `AGENT_ALLOWED_MODELS` unless `any_model` (the
-    CLI and the Python API trust their caller; a server's clients are not).
+    `model` (a model name or a `BaseChatModel`) fixes the chat model, and `Context.model` is
+    then not read (callers that take a model per run refuse a conflicting one, see
+    `graph.app.run_context`); without it each run picks one through `Context.model`, from
+    `AGENT_ALLOWED_MODELS` unless `any_model` (the CLI and the Python API trust their caller;
+    a server's clients are not). A search tool's `k` is the run's `Context.k` (`graph.agent.act`).
     """
     chat_model = as_chat_model(model)
     if tools is None:

@@ -20,11 +20,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, check_k, continue_limit, run_config
+from graph.agent.budget import check_k, continue_limit, run_config
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.question import check_question
+from graph.app.fork_points import fork_points
 from graph.app.persistence import check_thread_id
+from graph.app.run_context import SessionDefaults, run_context
 from graph.app.step_printer import OnLines, OnToken, StepPrinter
 from graph.app.thread_list import ThreadSummary, list_threads
 from graph.app.thread_lock import thread_lock
@@ -37,8 +39,7 @@ from graph.app.thread_settings import (
     read_settings,
     with_settings,
 )
-from graph.models import as_chat_model, default_model_spec
-from graph.models.describe import describe_model
+from graph.models import as_chat_model
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
@@ -55,12 +56,6 @@ class NotAnAgentThread(ValueError):
 NOT_AGENT = (
     "thread {thread!r} was made by another graph (the field-service flow or the router), "
     "not the agent; a paused flow thread is resumed with `agent resume {thread} --with VALUE`"
-)
-
-
-FIXED_MODEL = (
-    "this session runs a fixed chat model ({fixed}); it cannot run model {asked!r} "
-    "(open a Session without a model object to choose one per run)"
 )
 
 
@@ -123,10 +118,12 @@ class Session:
         everything += list(corpora)
         known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
         self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
-        self.k = check_k(k) if k is not None else None
         chat_model = as_chat_model(model)  # a bad name or object fails here, at once
-        self.model = model if isinstance(model, str) else None
-        self.fixed_model = chat_model if not isinstance(model, str) else None
+        self.defaults = SessionDefaults(
+            model=model if isinstance(model, str) else None,
+            fixed_model=chat_model if not isinstance(model, str) else None,
+            k=check_k(k) if k is not None else None,
+        )
         self.checkpointer = checkpointer
         self.on_token = on_token
         tools = default_tools(corpora=everything, retriever=retriever)  # k comes per run
@@ -138,7 +135,10 @@ class Session:
             tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
         try:
             self.graph: AgentGraph = build_agent(
-                model=self.fixed_model, tools=tools, checkpointer=checkpointer, any_model=True
+                model=self.defaults.fixed_model,
+                tools=tools,
+                checkpointer=checkpointer,
+                any_model=True,
             )
         except BaseException:
             self.close()
@@ -250,23 +250,9 @@ class Session:
     def _context(
         self, thread_id: str, model: str | None, max_steps: int | None, k: int | None = None
     ) -> Context:
-        """The run's one `Context` (call, else session, else thread, else default values)."""
+        """The run's one `Context` (`graph.app.run_context`)."""
         saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
-        if max_steps is None:
-            max_steps = saved.max_steps if saved.max_steps is not None else DEFAULT_MAX_STEPS
-        k = next((value for value in (k, self.k, saved.k) if value is not None), DEFAULT_K)
-        if self.fixed_model is not None:
-            return Context(model=self._fixed_name(model), max_steps=max_steps, k=k)
-        model = model or self.model or saved.model or default_model_spec()
-        return Context(model=model, max_steps=max_steps, k=k)
-
-    def _fixed_name(self, asked: str | None) -> str:
-        """The fixed chat model's name for `Context.model`; a ValueError if `asked` is another."""
-        assert self.fixed_model is not None
-        name = describe_model(self.fixed_model)
-        if asked is not None and asked != name:
-            raise ValueError(FIXED_MODEL.format(fixed=name, asked=asked))
-        return name
+        return run_context(self.defaults, saved, model=model, max_steps=max_steps, k=k)
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
@@ -280,27 +266,8 @@ class Session:
         return points[step - 1]
 
     def fork_points(self, thread_id: str) -> list[StateSnapshot]:
-        """The checkpoints just before each model call of the thread's latest turn, in order.
-
-        Only the current branch counts: the chain of parents from the latest checkpoint back
-        to the turn's input, so earlier forks never add steps.
-        """
-        snapshot: StateSnapshot | None = self.snapshot(thread_id)
-        chain: list[StateSnapshot] = []
-        while snapshot is not None:
-            chain.append(snapshot)
-            if (snapshot.metadata or {}).get("source") == "input" or not snapshot.parent_config:
-                break
-            snapshot = self.graph.get_state(snapshot.parent_config)
-        points: list[StateSnapshot] = []
-        for snapshot in reversed(chain):  # a fork copies its source: keep one of each
-            if snapshot.next != ("reason",):
-                continue
-            size = len(snapshot.values.get("messages", []))
-            if points and len(points[-1].values.get("messages", [])) == size:
-                continue
-            points.append(snapshot)
-        return points
+        """The checkpoints just before each model call of the thread's latest turn, in order."""
+        return fork_points(self.graph, self.snapshot(thread_id))
 
     def agent_thread(self, thread_id: str) -> StateSnapshot:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
@@ -369,7 +336,7 @@ class Session:
         The run holds the thread's lock (`graph.app.thread_lock`): a second writer is refused.
         """
         final: dict[str, Any] = {}
-        model = context.model if self.fixed_model is None else None  # not loadable by name
+        model = None if self.defaults.fixed_model else context.model  # not loadable by name
         settings = ThreadSettings(
             model=model, max_steps=context.max_steps, k=context.k, corpora=self.corpus_needs
         )

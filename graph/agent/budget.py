@@ -67,6 +67,11 @@ def recursion_limit_for(max_steps: int) -> int:
     return STEPS_PER_TOOL_ROUND * max_steps + 1
 
 
+def steps_left(max_steps: int, steps_done: int) -> int:
+    """Model calls a turn may still make after `steps_done` of its `max_steps` (may be < 0)."""
+    return max_steps - steps_done
+
+
 def continue_limit(steps_left: int) -> int:
     """The recursion limit for a run continued from a checkpoint taken inside a step.
 

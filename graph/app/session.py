@@ -20,7 +20,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import check_k, continue_limit, run_config
+from graph.agent.budget import check_k, continue_limit, run_config, steps_left
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.question import check_question
@@ -242,7 +242,7 @@ class Session:
         """
         context = self._context(thread_id, model, max_steps, k)
         point = self.check_fork(thread_id, step, context.max_steps)
-        config = run_config(context.max_steps - step + 1, None)
+        config = run_config(steps_left(context.max_steps, step - 1), None)
         config["configurable"] = dict(point.config["configurable"])
         lines = StepPrinter(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
@@ -313,7 +313,7 @@ class Session:
     ) -> dict[str, Any]:
         """Run a thread on from its latest checkpoint, within what is left of the budget."""
         done = int(snapshot.values.get("steps") or 0)
-        left = context.max_steps - done
+        left = steps_left(context.max_steps, done)
         thread_id = snapshot.config["configurable"]["thread_id"]
         # No checkpoint id: addressed at a checkpoint, LangGraph re-runs (time travel) the tasks
         # whose writes were saved; at the thread's head it hands those writes back.

@@ -9,7 +9,6 @@ with open_checkpointer() as saver:
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
@@ -24,6 +23,13 @@ from graph.agent.budget import check_k, continue_limit, run_config, steps_left
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.question import check_question
+from graph.app.agent_threads import (
+    NotAnAgentThread,
+    UnknownThread,
+    agent_thread_config,
+    mid_run,
+    new_thread_id,
+)
 from graph.app.fork_points import fork_points
 from graph.app.persistence import check_thread_id
 from graph.app.run_context import SessionDefaults, run_context
@@ -31,10 +37,8 @@ from graph.app.step_printer import OnLines, OnToken, StepPrinter
 from graph.app.thread_list import ThreadSummary, list_threads
 from graph.app.thread_lock import thread_lock
 from graph.app.thread_settings import (
-    AGENT,
     BUILTIN_SOURCE,
     ThreadSettings,
-    kind_of,
     needs_of,
     read_settings,
     with_settings,
@@ -43,35 +47,6 @@ from graph.models import as_chat_model
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
-
-
-class UnknownThread(LookupError):
-    """A thread id the checkpointer has never seen."""
-
-
-class NotAnAgentThread(ValueError):
-    """A thread made by another graph (the field-service flow or the router)."""
-
-
-NOT_AGENT = (
-    "thread {thread!r} was made by another graph (the field-service flow or the router), "
-    "not the agent; a paused flow thread is resumed with `agent resume {thread} --with VALUE`"
-)
-
-
-def mid_run(snapshot: StateSnapshot) -> bool:
-    """Whether the thread stopped inside a step: a task is still due, or done but not merged.
-
-    A process killed after a node's writes were saved but before the next checkpoint leaves
-    the step's tasks with their saved writes (`next` is then empty): continuing the run from
-    the thread's head (`stream(None, config)`) applies those writes instead of losing them.
-    """
-    return bool(snapshot.next) or bool(snapshot.tasks)
-
-
-def new_thread_id() -> str:
-    """A fresh thread id."""
-    return f"t-{uuid.uuid4().hex[:12]}"
 
 
 class Session:
@@ -271,21 +246,15 @@ class Session:
 
     def agent_thread(self, thread_id: str) -> StateSnapshot:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
-        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
-        saved = self.checkpointer.get_tuple(config)
-        if saved is not None and kind_of(saved) != AGENT:
-            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return self.graph.get_state(config)
+        return self.graph.get_state(
+            agent_thread_config(self.checkpointer, thread_id, must_exist=False)
+        )
 
     def snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's latest state; UnknownThread, or NotAnAgentThread for another graph's."""
-        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
-        saved = self.checkpointer.get_tuple(config)
-        if saved is None:
-            raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        if kind_of(saved) != AGENT:
-            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return self.graph.get_state(config)
+        return self.graph.get_state(
+            agent_thread_config(self.checkpointer, thread_id, must_exist=True)
+        )
 
     def result(self, thread_id: str) -> dict[str, Any]:
         """The stored result of the thread's latest turn."""
@@ -359,3 +328,13 @@ class Session:
                 printer.end_live_line()
         printer.show(final.get("messages", []), final=True)
         return self.result(thread_id)
+
+
+__all__ = [  # the session API: what it raises and the thread helpers its callers use
+    "RESULT_KEYS",
+    "NotAnAgentThread",
+    "Session",
+    "UnknownThread",
+    "mid_run",
+    "new_thread_id",
+]

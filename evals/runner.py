@@ -35,7 +35,7 @@ from evals.datasets import BUILTIN_DATASETS, Dataset, Question
 from evals.metrics import RunRecord, make_record, micro_recall
 from evals.saved_corpus import over_index
 from graph.agent.context import Context
-from graph.agent.nodes import one_line
+from graph.agent.messages import one_line
 from graph.agent.transcript import hits_of
 from graph.app.persistence import check_thread_id
 from graph.app.session import Session, UnknownThread

@@ -33,8 +33,14 @@ from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from corpora.field_service import VARIANT_RE
-from graph.agent.budget import recursion_limit_for
-from graph.agent.context import DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import (
+    DEFAULT_MAX_STEPS,
+    LEAST_RECURSION_LIMIT,
+    LIMIT_RULE,
+    recursion_limit_for,
+    router_limit,
+)
+from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.common.chat import answer_message
 from graph.common.checked import checked
@@ -205,12 +211,14 @@ def build_router(
     builder.add_edge(FLOW_NODE, "record_flow_result")
     builder.add_edge("record_flow_result", END)
     builder.add_edge(AGENT_NODE, END)
-    return checked(builder.compile(checkpointer=checkpointer, name=name))
+    compiled = builder.compile(checkpointer=checkpointer, name=name)
+    rule = f"the agent needs {LIMIT_RULE}, the flow {FLOW_RECURSION_LIMIT}"
+    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=rule)
 
 
 def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> RunnableConfig:
     """The run config for a router thread: room for the longer of the flow and the agent."""
-    limit = max(FLOW_RECURSION_LIMIT, recursion_limit_for(max_steps)) + 3
+    limit = router_limit(FLOW_RECURSION_LIMIT, max_steps)
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
 
 

@@ -17,7 +17,7 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
-from graph.agent.nodes import TOO_LOW_LIMIT
+from graph.agent.reason_node import TOO_LOW_LIMIT
 from graph.common.chat import NO_QUESTION, is_answer_message
 from graph.models.offline.model import PolicyModel
 from tools.finish import finish

@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import run_cli
 from rich.cells import cell_len
 
-from graph.app.session import ThreadSummary
+from graph.app.thread_list import ThreadSummary
 from graph.cli.thread_lines import is_eval_thread, thread_line
 
 ScriptFile = Callable[..., str]

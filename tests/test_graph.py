@@ -17,7 +17,8 @@ from graph.agent.budget import recursion_limit_for, run_config
 from graph.agent.context import Context
 from graph.agent.edges import route_after_reason
 from graph.agent.graph import AgentGraph, build_agent, make_graph
-from graph.agent.nodes import MAX_QUESTION_CHARS, model_view
+from graph.agent.messages import model_view
+from graph.agent.question import MAX_QUESTION_CHARS
 from graph.agent.transcript import current_turn
 from graph.app.trace import count_retrievals
 from graph.common.chat import is_answer_message

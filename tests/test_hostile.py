@@ -22,7 +22,7 @@ from corpora import load_corpus
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.agent.nodes import model_view
+from graph.agent.messages import model_view
 from graph.app.session import Session
 from tools import default_tools
 from tools.calculator import evaluate_expression

@@ -12,7 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from mcp import types
 from mcp_helpers import PYTHON, http_server, quill_http, quill_spec, stdio_spec
 
-from graph.agent.nodes import model_view
+from graph.agent.messages import model_view
 from graph.app.session import Session
 from graph.mcp_io.tools import MCPSearchTool, MCPTool, is_search, local_name, records_in
 from tools.finish import finish as our_finish

@@ -1,1 +1,4 @@
-"""The ReAct agent graph: state, context, prompts, nodes, edges, budget (builds nothing)."""
+"""The ReAct agent graph: its state, settings, limits, nodes and factory (builds nothing).
+
+See the modules: `reason_node`, `act` and `finish_node` are the nodes, `budget` every limit.
+"""

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, check_k, check_max_steps
 from graph.agent.prompts import SYSTEM_PROMPT
 from graph.models.providers import default_model_spec
-
-DEFAULT_MAX_STEPS = 6
-DEFAULT_K = 3
 
 
 @dataclass(kw_only=True)
@@ -29,7 +27,10 @@ class Context:
     )
     k: int = field(
         default=DEFAULT_K,
-        metadata={"description": "Passages each search returns."},
+        metadata={
+            "description": "Passages each search returns (the act node sets it on every "
+            "search tool, whatever k the tool was built with)."
+        },
     )
     system_prompt: str = field(
         default=SYSTEM_PROMPT,
@@ -38,11 +39,7 @@ class Context:
 
     def __post_init__(self) -> None:
         """Reject settings no run can honour, with one clear line."""
-        if not isinstance(self.max_steps, int) or isinstance(self.max_steps, bool):
-            raise ValueError(f"max_steps must be an integer, got {self.max_steps!r}")
-        if not 1 <= self.max_steps <= 100:
-            raise ValueError(f"max_steps must be between 1 and 100, got {self.max_steps}")
-        if not isinstance(self.k, int) or isinstance(self.k, bool) or not 1 <= self.k <= 50:
-            raise ValueError(f"k must be an integer between 1 and 50, got {self.k!r}")
+        check_max_steps(self.max_steps)
+        check_k(self.k)
         if not isinstance(self.model, str) or not self.model.strip():
             raise ValueError("model must be a non-empty string such as 'policy'")

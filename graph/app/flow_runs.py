@@ -30,7 +30,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Durability
 
 from corpora.field_service import load
-from graph.app.thread_settings import ThreadSettings, with_settings
+from graph.app.thread_settings import FLOW, ThreadSettings, with_settings
 from graph.flow.graph import RECURSION_LIMIT, build_flow
 from graph.flow.human import RESUME_HELP, ResumeError, parse_decision
 from graph.flow.tools import FlowTools, Tool
@@ -62,6 +62,11 @@ def flow_config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
 
 
+def with_kind(config: RunnableConfig) -> RunnableConfig:
+    """`config` recording the thread's kind (flow) in every checkpoint the run writes."""
+    return with_settings(config, ThreadSettings(graph=FLOW))
+
+
 def run_flow(
     request: str,
     *,
@@ -80,8 +85,7 @@ def run_flow(
     config = flow_config(thread_id)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    config = with_settings(config, ThreadSettings(graph="flow"))  # the thread's kind
-    graph.invoke({"request": request}, config, durability=durability)
+    graph.invoke({"request": request}, with_kind(config), durability=durability)
     return result_of(graph, thread_id)
 
 
@@ -114,7 +118,7 @@ def resume_flow(
         model_variant=snapshot.values.get("model_variant"),
         data=load(),
     )
-    graph.invoke(Command(resume=value), config, durability=durability)
+    graph.invoke(Command(resume=value), with_kind(config), durability=durability)
     return result_of(graph, thread_id)
 
 
@@ -140,7 +144,7 @@ def continue_flow(
         raise ResumeError(f"thread {thread_id!r} is waiting for a human decision; {RESUME_HELP}")
     if not snapshot.next:
         raise ResumeError(f"thread {thread_id!r} has finished; there is nothing to continue")
-    graph.invoke(None, config, durability=durability)
+    graph.invoke(None, with_kind(config), durability=durability)
     return result_of(graph, thread_id)
 
 

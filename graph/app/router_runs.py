@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command
 
-from graph.agent.context import DEFAULT_MAX_STEPS, Context
-from graph.app.thread_settings import ThreadSettings, with_settings
+from graph.agent.budget import DEFAULT_MAX_STEPS
+from graph.agent.context import Context
+from graph.app.thread_settings import ROUTER, ThreadSettings, with_settings
 from graph.flow.human import ResumeError
 from graph.models import default_model_spec
 from graph.router import FLOW_KEYS, FLOW_NODE, RouterGraph, record_flow_result, router_config
+
+
+def with_kind(config: RunnableConfig, context: Context) -> RunnableConfig:
+    """`config` recording the thread's kind (router), model and budget in its checkpoints."""
+    settings = ThreadSettings(graph=ROUTER, model=context.model, max_steps=context.max_steps)
+    return with_settings(config, settings)
 
 
 def run_router(
@@ -26,9 +34,8 @@ def run_router(
     config = router_config(thread_id, max_steps)
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
-    model = model or default_model_spec()
-    config = with_settings(config, ThreadSettings(graph="router", model=model, max_steps=max_steps))
-    graph.invoke({"request": request}, config, context=Context(model=model, max_steps=max_steps))
+    context = Context(model=model or default_model_spec(), max_steps=max_steps)
+    graph.invoke({"request": request}, with_kind(config, context), context=context)
     return router_result(graph, thread_id)
 
 
@@ -52,11 +59,8 @@ def resume_router(
         raise ResumeError(f"unknown thread {thread_id!r}")
     if not snapshot.interrupts:
         raise ResumeError(f"thread {thread_id!r} is not waiting for a human decision")
-    graph.invoke(
-        Command(resume=value),
-        config,
-        context=Context(model=model or default_model_spec(), max_steps=max_steps),
-    )
+    context = Context(model=model or default_model_spec(), max_steps=max_steps)
+    graph.invoke(Command(resume=value), with_kind(config, context), context=context)
     return router_result(graph, thread_id)
 
 

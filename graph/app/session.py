@@ -9,24 +9,32 @@ with open_checkpointer() as saver:
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessageChunk, AnyMessage, ToolMessage
+from langchain_core.messages import AnyMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import STEPS_PER_TOOL_ROUND, run_config
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import check_k, continue_limit, run_config, steps_left
+from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
-from graph.agent.nodes import asked_in, message_text, printable, question_problem
-from graph.agent.transcript import current_turn
+from graph.agent.question import check_question
+from graph.app.agent_threads import (
+    NotAnAgentThread,
+    UnknownThread,
+    agent_thread_config,
+    mid_run,
+    new_thread_id,
+)
+from graph.app.fork_points import fork_points
 from graph.app.persistence import check_thread_id
+from graph.app.run_context import SessionDefaults, run_context
+from graph.app.step_printer import OnLines, OnToken, StepPrinter
+from graph.app.thread_list import ThreadSummary, list_threads
 from graph.app.thread_lock import thread_lock
 from graph.app.thread_settings import (
     BUILTIN_SOURCE,
@@ -35,102 +43,10 @@ from graph.app.thread_settings import (
     read_settings,
     with_settings,
 )
-from graph.app.trace import INDENT, model_steps, render_step
-from graph.models import default_model_spec
+from graph.models import as_chat_model
 from tools.retrievers import IndexedCorpus
 
 RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
-OnLines = Callable[[list[str]], None]
-OnToken = Callable[[str], None]
-"""Writes text as it comes, adding no newline (a model's content chunks, live)."""
-REASON_NODE = "reason"
-
-
-class UnknownThread(LookupError):
-    """A thread id the checkpointer has never seen."""
-
-
-class NotAnAgentThread(ValueError):
-    """A thread made by another graph (the field-service flow or the router)."""
-
-
-NOT_AGENT = (
-    "thread {thread!r} was made by another graph (the field-service flow or the router), "
-    "not the agent; a paused flow thread is resumed with `agent resume {thread} --with VALUE`"
-)
-
-
-@dataclass(frozen=True)
-class ThreadSummary:
-    """One stored transcript, for `agent threads`."""
-
-    thread_id: str
-    question: str
-    answer: str | None
-    steps: int
-    stopped: str | None
-
-
-def is_agent_state(values: dict[str, Any]) -> bool:
-    """Whether stored values are an agent thread's (it has a question), not another graph's.
-
-    A run stopped right after its input was saved holds the question only in `__start__`, or
-    nothing but the (empty) transcript channel.
-    """
-    started = values.get("__start__")
-    only_transcript = not set(values) - {"messages"}
-    return (
-        "question" in values
-        or (isinstance(started, dict) and "question" in started)
-        or only_transcript
-    )
-
-
-def is_agent_checkpoint(saved: CheckpointTuple) -> bool:
-    """Whether a stored checkpoint is an agent thread's.
-
-    The kind recorded in its metadata decides (`graph.app.thread_settings`); for threads saved
-    before kinds were recorded, the stored channels (not a snapshot's values: a run killed
-    right after its input was saved holds the question only in `__start__`).
-    """
-    kind = (saved.metadata or {}).get("graph")
-    if kind is not None:
-        return kind == "agent"
-    return is_agent_state(saved.checkpoint.get("channel_values", {}))
-
-
-def summarize_thread(thread_id: str, values: dict[str, Any]) -> ThreadSummary:
-    """One row of `agent threads`, for an agent thread or a flow/router thread."""
-    if is_agent_state(values):
-        return ThreadSummary(
-            thread_id=thread_id,
-            question=str(values.get("question", "")),
-            answer=values.get("answer"),
-            steps=int(values.get("steps") or 0),
-            stopped=values.get("stopped"),
-        )
-    return ThreadSummary(
-        thread_id=thread_id,
-        question=str(values.get("request", "")),
-        answer=values.get("answer"),
-        steps=len(values.get("log") or []),
-        stopped=values.get("outcome") or "paused",
-    )
-
-
-def mid_run(snapshot: StateSnapshot) -> bool:
-    """Whether the thread stopped inside a step: a task is still due, or done but not merged.
-
-    A process killed after a node's writes were saved but before the next checkpoint leaves
-    the step's tasks with their saved writes (`next` is then empty): continuing the run from
-    the thread's head (`stream(None, config)`) applies those writes instead of losing them.
-    """
-    return bool(snapshot.next) or bool(snapshot.tasks)
-
-
-def new_thread_id() -> str:
-    """A fresh thread id."""
-    return f"t-{uuid.uuid4().hex[:12]}"
 
 
 class Session:
@@ -139,8 +55,12 @@ class Session:
     A corpus may be a saved index (`tools.index_store.open_index`); `retriever` (bm25, dense,
     hybrid; default ``$AGENT_RETRIEVER``) is how the other corpora are searched.
 
-    Every run is a thread on `checkpointer`; `model` (a name or a `BaseChatModel`) fixes the
-    chat model for every run, else each call names one (default: `AGENT_MODEL` or the policy).
+    Every run is a thread on `checkpointer` and gets its settings from one `Context` (model,
+    `max_steps`, `k`), chosen per call: the value the call gives, else the session's (`model`
+    as a name, `k`), else the thread's recorded one, else the default (`AGENT_MODEL` or the
+    policy; `graph.agent.budget`). A `BaseChatModel` object as `model` is fixed instead: every
+    run uses it, its runs' `Context.model` is its description, a call naming another model is
+    a ValueError, and its threads record no model (it cannot be loaded again by name).
     With `on_token`, a run that prints its steps also writes a streaming model's thought
     as the model writes it (LangGraph's `messages` stream), inside the trace's layout.
     `mcp` lists MCP servers (`http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`) whose tools
@@ -151,7 +71,7 @@ class Session:
         self,
         checkpointer: BaseCheckpointSaver,
         corpora: Sequence[Corpus | IndexedCorpus] = (),
-        k: int = DEFAULT_K,
+        k: int | None = None,
         model: BaseChatModel | str | None = None,
         builtins: bool = True,
         on_token: OnToken | None = None,
@@ -173,10 +93,15 @@ class Session:
         everything += list(corpora)
         known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
         self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
-        self.k = k
+        chat_model = as_chat_model(model)  # a bad name or object fails here, at once
+        self.defaults = SessionDefaults(
+            model=model if isinstance(model, str) else None,
+            fixed_model=chat_model if not isinstance(model, str) else None,
+            k=check_k(k) if k is not None else None,
+        )
         self.checkpointer = checkpointer
         self.on_token = on_token
-        tools = default_tools(k=k, corpora=everything, retriever=retriever)
+        tools = default_tools(corpora=everything, retriever=retriever)  # k comes per run
         self.mcp: Any = None
         if mcp:
             from graph.mcp_io.tools import connect_tools
@@ -185,7 +110,10 @@ class Session:
             tools = [*tools[:-1], *remote, tools[-1]]  # finish stays last
         try:
             self.graph: AgentGraph = build_agent(
-                model=model, tools=tools, checkpointer=checkpointer, any_model=True
+                model=self.defaults.fixed_model,
+                tools=tools,
+                checkpointer=checkpointer,
+                any_model=True,
             )
         except BaseException:
             self.close()
@@ -209,25 +137,24 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         thread_id: str | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Run one question on a thread (new, or continued) and return its result.
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
-        question is resumed from its last checkpoint instead of starting over. `model` and
-        `max_steps` default to the thread's (see `graph.app.thread_settings`), else the defaults.
+        question is resumed from its last checkpoint instead of starting over. `model`,
+        `max_steps` and `k` make the run's `Context` (see the class docstring for defaults).
         """
-        problem = question_problem(question)
-        if problem is not None:
-            raise ValueError(problem)
+        check_question(question)  # the entry check: a bad question touches no thread
         thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         snapshot = self.agent_thread(thread_id)
         if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
         config = run_config(context.max_steps, thread_id)
-        printer = _Printer(on_lines, already=0, question=question)
+        printer = StepPrinter(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
     def resume(
@@ -236,6 +163,7 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
@@ -245,7 +173,7 @@ class Session:
         is and its result returned (`is_finished` tells which).
         """
         snapshot = self.snapshot(thread_id)
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") == "error":
@@ -256,12 +184,13 @@ class Session:
                     len(points),
                     model=context.model,
                     max_steps=context.max_steps,
+                    k=context.k,
                     on_lines=on_lines,
                 )
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
             config = run_config(context.max_steps, thread_id)
-            return self._drive(inputs, config, context, _Printer(on_lines, already=0), thread_id)
+            return self._drive(inputs, config, context, StepPrinter(on_lines, already=0), thread_id)
         return self.result(thread_id)
 
     def is_finished(self, thread_id: str) -> bool:
@@ -279,27 +208,26 @@ class Session:
         *,
         model: str | None = None,
         max_steps: int | None = None,
+        k: int | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Re-run the latest turn from just before model call `step`; the old branch is kept.
 
-        `model` and `max_steps` default to the thread's, as in `ask`.
+        `model`, `max_steps` and `k` default as in `ask`.
         """
-        context = self._context(thread_id, model, max_steps)
+        context = self._context(thread_id, model, max_steps, k)
         point = self.check_fork(thread_id, step, context.max_steps)
-        config = run_config(context.max_steps - step + 1, None)
+        config = run_config(steps_left(context.max_steps, step - 1), None)
         config["configurable"] = dict(point.config["configurable"])
-        lines = _Printer(on_lines, already=step - 1)
+        lines = StepPrinter(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
 
-    def _context(self, thread_id: str, model: str | None, max_steps: int | None) -> Context:
-        """The run's settings: those given, else the thread's recorded ones, else defaults."""
+    def _context(
+        self, thread_id: str, model: str | None, max_steps: int | None, k: int | None = None
+    ) -> Context:
+        """The run's one `Context` (`graph.app.run_context`)."""
         saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
-        if max_steps is None:
-            max_steps = saved.max_steps if saved.max_steps is not None else DEFAULT_MAX_STEPS
-        if model is None:
-            model = saved.model or default_model_spec()
-        return Context(model=model, max_steps=max_steps, k=self.k)
+        return run_context(self.defaults, saved, model=model, max_steps=max_steps, k=k)
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""
@@ -313,45 +241,20 @@ class Session:
         return points[step - 1]
 
     def fork_points(self, thread_id: str) -> list[StateSnapshot]:
-        """The checkpoints just before each model call of the thread's latest turn, in order.
-
-        Only the current branch counts: the chain of parents from the latest checkpoint back
-        to the turn's input, so earlier forks never add steps.
-        """
-        snapshot: StateSnapshot | None = self.snapshot(thread_id)
-        chain: list[StateSnapshot] = []
-        while snapshot is not None:
-            chain.append(snapshot)
-            if (snapshot.metadata or {}).get("source") == "input" or not snapshot.parent_config:
-                break
-            snapshot = self.graph.get_state(snapshot.parent_config)
-        points: list[StateSnapshot] = []
-        for snapshot in reversed(chain):  # a fork copies its source: keep one of each
-            if snapshot.next != ("reason",):
-                continue
-            size = len(snapshot.values.get("messages", []))
-            if points and len(points[-1].values.get("messages", [])) == size:
-                continue
-            points.append(snapshot)
-        return points
+        """The checkpoints just before each model call of the thread's latest turn, in order."""
+        return fork_points(self.graph, self.snapshot(thread_id))
 
     def agent_thread(self, thread_id: str) -> StateSnapshot:
         """The thread's state (empty for a new thread); NotAnAgentThread for another graph's."""
-        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
-        saved = self.checkpointer.get_tuple(config)
-        if saved is not None and not is_agent_checkpoint(saved):
-            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return self.graph.get_state(config)
+        return self.graph.get_state(
+            agent_thread_config(self.checkpointer, thread_id, must_exist=False)
+        )
 
     def snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's latest state; UnknownThread, or NotAnAgentThread for another graph's."""
-        config: RunnableConfig = {"configurable": {"thread_id": check_thread_id(thread_id)}}
-        saved = self.checkpointer.get_tuple(config)
-        if saved is None:
-            raise UnknownThread(f"no thread {thread_id!r} in the checkpoint store")
-        if not is_agent_checkpoint(saved):
-            raise NotAnAgentThread(NOT_AGENT.format(thread=thread_id))
-        return self.graph.get_state(config)
+        return self.graph.get_state(
+            agent_thread_config(self.checkpointer, thread_id, must_exist=True)
+        )
 
     def result(self, thread_id: str) -> dict[str, Any]:
         """The stored result of the thread's latest turn."""
@@ -371,39 +274,30 @@ class Session:
     def threads(
         self, limit: int = 20, skip: Callable[[str, Mapping[str, Any]], bool] | None = None
     ) -> list[ThreadSummary]:
-        """Stored threads, newest first; `skip(thread_id, metadata)` leaves threads out."""
-        latest: dict[str, tuple[str, dict[str, Any]]] = {}
-        for saved in self.checkpointer.list(None):
-            thread_id = saved.config["configurable"]["thread_id"]
-            if skip is not None and skip(thread_id, saved.metadata or {}):
-                continue
-            stamp = str(saved.checkpoint.get("ts", ""))
-            if thread_id not in latest or stamp > latest[thread_id][0]:
-                latest[thread_id] = (stamp, saved.checkpoint.get("channel_values", {}))
-        newest = sorted(latest.items(), key=lambda item: item[1][0], reverse=True)[:limit]
-        return [summarize_thread(thread_id, values) for thread_id, (_, values) in newest]
+        """Stored threads of every kind, newest first (`graph.app.thread_list.list_threads`)."""
+        return list_threads(self.checkpointer, limit, skip)
 
     def _continue(
         self, snapshot: StateSnapshot, context: Context, on_lines: OnLines | None
     ) -> dict[str, Any]:
         """Run a thread on from its latest checkpoint, within what is left of the budget."""
         done = int(snapshot.values.get("steps") or 0)
-        left = max(context.max_steps - done, 0)
+        left = steps_left(context.max_steps, done)
         thread_id = snapshot.config["configurable"]["thread_id"]
         # No checkpoint id: addressed at a checkpoint, LangGraph re-runs (time travel) the tasks
         # whose writes were saved; at the thread's head it hands those writes back.
         config: RunnableConfig = {
-            "recursion_limit": STEPS_PER_TOOL_ROUND * left + 3,
+            "recursion_limit": continue_limit(left),
             "configurable": {"thread_id": thread_id},
         }
-        return self._drive(None, config, context, _Printer(on_lines, already=0), thread_id)
+        return self._drive(None, config, context, StepPrinter(on_lines, already=0), thread_id)
 
     def _drive(
         self,
         inputs: dict[str, Any] | None,
         config: RunnableConfig,
         context: Context,
-        printer: _Printer,
+        printer: StepPrinter,
         thread_id: str,
     ) -> dict[str, Any]:
         """Stream the graph, hand finished steps (and live tokens) to the printer; the result.
@@ -411,8 +305,9 @@ class Session:
         The run holds the thread's lock (`graph.app.thread_lock`): a second writer is refused.
         """
         final: dict[str, Any] = {}
+        model = None if self.defaults.fixed_model else context.model  # not loadable by name
         settings = ThreadSettings(
-            model=context.model, max_steps=context.max_steps, k=self.k, corpora=self.corpus_needs
+            model=model, max_steps=context.max_steps, k=context.k, corpora=self.corpus_needs
         )
         config = with_settings(config, settings)
         live = self.on_token if printer.on_lines is not None else None
@@ -435,57 +330,11 @@ class Session:
         return self.result(thread_id)
 
 
-class _Printer:
-    """Hands each completed step of the current turn to `on_lines`, once."""
-
-    def __init__(self, on_lines: OnLines | None, already: int, question: str | None = None) -> None:
-        self.on_lines = on_lines
-        self.printed = already
-        self.question = printable(question) if question is not None else None
-        self.live: OnToken | None = None  # the writer of an open streamed Thought line
-        self.streamed: set[int] = set()  # steps whose header and Thought were streamed
-
-    def token(self, message: Any, metadata: dict[str, Any], write: OnToken | None) -> None:
-        """Write a streaming model's content chunk live, opening the step's Thought line."""
-        if write is None or self.on_lines is None or metadata.get("langgraph_node") != REASON_NODE:
-            return
-        text = message_text(message) if isinstance(message, AIMessageChunk) else ""
-        if not text:
-            return
-        step = self.printed + 1
-        if step not in self.streamed:
-            self.end_live_line()
-            self.on_lines([f"  Step {step}"])
-            write(f"{INDENT}Thought: ")
-            self.streamed.add(step)
-        self.live = write
-        write(text.replace("\n", " "))  # a Thought stays on its line
-
-    def end_live_line(self) -> None:
-        """Close an open streamed Thought line."""
-        if self.live is not None:
-            self.live("\n")
-            self.live = None
-
-    def show(self, messages: Sequence[AnyMessage], final: bool = False) -> None:
-        """Print the steps whose tool calls all have results (or all steps, when `final`)."""
-        if self.on_lines is None:
-            return
-        turn = current_turn(messages)
-        if self.question is not None and asked_in(turn) != self.question:
-            return  # the stored state from before this question reached the transcript
-        results = [m for m in turn if isinstance(m, ToolMessage)]
-        answered = {m.tool_call_id for m in results}
-        steps = model_steps(turn)
-        for number, message in enumerate(steps, start=1):
-            if number <= self.printed:
-                continue
-            complete = all(str(call["id"]) in answered for call in message.tool_calls)
-            if not (complete or final):
-                break
-            lines = render_step(number, message, results)
-            if number in self.streamed:  # its header and Thought are on the screen already
-                self.end_live_line()
-                lines = lines[2:]
-            self.on_lines(lines)
-            self.printed = number
+__all__ = [  # the session API: what it raises and the thread helpers its callers use
+    "RESULT_KEYS",
+    "NotAnAgentThread",
+    "Session",
+    "UnknownThread",
+    "mid_run",
+    "new_thread_id",
+]

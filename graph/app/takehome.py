@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import Any, Literal
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool, ToolException
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from langchain_core.tools.base import ArgsSchema
+from pydantic import BaseModel, Field
 
-from graph.agent.budget import run_config
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS, Context
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, run_config
+from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.models.base import InProcessChatModel
 from tools.finish import FINISH_TOOL, finish
@@ -90,24 +92,36 @@ def to_message(action: Any, index: int) -> AIMessage:
     )
 
 
-def search_tool(search: SearchFn, k: int) -> BaseTool:
-    """The `search` tool over a `search(query, k) -> [(doc_id, text)]` function."""
+class SearchQuery(BaseModel):
+    """The model-facing arguments of the `search` tool."""
 
-    def run(query: str, k: Annotated[int | None, InjectedToolArg] = None) -> tuple[str, list[Any]]:
+    query: str = Field(description="What to search the documents for.")
+
+
+class FunctionSearchTool(BaseTool):
+    """The `search` tool over a `search(query, k) -> [(doc_id, text)]` function.
+
+    `k` is the run's: the `act` node sets it from `Context.k` on every call
+    (`graph.agent.act`), as for every search tool, so `run_agent`'s `k` has one path.
+    """
+
+    name: str = "search"
+    description: str = "Search the documents; returns '[id] text' lines."
+    args_schema: ArgsSchema | None = SearchQuery
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    search: Any
+    """The seed-004 search function."""
+    k: int = DEFAULT_K
+    """Passages per search (the run's `Context.k`, set by the `act` node)."""
+
+    def _run(self, query: str, **kwargs: Any) -> tuple[str, list[Any]]:
+        """Call the function; its hits become `[id] text` lines and the artifact."""
         hits = [
             {"id": str(doc_id), "text": str(text), "corpus": "search", "score": 0.0}
-            for doc_id, text in search(query, k or default_k)
+            for doc_id, text in self.search(query, self.k)
         ]
         lines = [f"[{hit['id']}] {' '.join(str(hit['text']).split())}" for hit in hits]
         return ("\n".join(lines) or f"no documents matched {query!r}"), hits
-
-    default_k = k
-    return StructuredTool.from_function(
-        run,
-        name="search",
-        description="Search the documents; returns '[id] text' lines.",
-        response_format="content_and_artifact",
-    )
 
 
 def _invalid_action(action: str) -> str:
@@ -132,10 +146,12 @@ def run_agent(
 ) -> dict[str, Any]:
     """Run `question` until the model answers or makes `max_steps` calls (seed 004's contract).
 
-    Returns {answer, citations, unsupported, steps, stopped}.
+    Returns {answer, citations, unsupported, steps, stopped}. `max_steps` and `k` are the
+    run's `Context` (the search tool gets `k` from it, like every search tool).
     """
     graph = build_agent(
-        model=CallableModel(fn=model), tools=[search_tool(search, k), finish, INVALID_ACTION_TOOL]
+        model=CallableModel(fn=model),
+        tools=[FunctionSearchTool(search=search), finish, INVALID_ACTION_TOOL],
     )
     context = Context(max_steps=max_steps, k=k, system_prompt=ADAPTER_PROMPT)
     result = graph.invoke({"question": question}, run_config(max_steps), context=context)

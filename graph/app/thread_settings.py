@@ -4,6 +4,11 @@ Every run writes its graph kind, model, step budget, k and the corpora it search
 metadata of each checkpoint it saves (LangGraph copies scalar `config["metadata"]` values
 there). `resume`, `replay --fork` and the next `ask --thread` read them back from the thread's
 latest checkpoint and reuse them unless the caller overrides one.
+
+The kind (`agent`, `flow` or `router`) is written by every run and resume of each graph
+(`graph.app.session`, `flow_runs`, `router_runs`) and read by `kind_of`, so no layer guesses a
+thread's graph from its state. Threads saved before kinds were recorded have none: for them
+(only), `legacy_kind` guesses it from the stored channels, as this project did before.
 """
 
 from __future__ import annotations
@@ -14,8 +19,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 
+AGENT = "agent"
+"""The kind of a thread the ReAct agent made."""
+FLOW = "flow"
+"""The kind of a thread the field-service flow made."""
+ROUTER = "router"
+"""The kind of a thread the router made."""
+KINDS = (AGENT, FLOW, ROUTER)
 BUILTIN_SOURCE = "builtin"
 """The source recorded for a built-in corpus (re-loaded by name)."""
 DATASET_PREFIX = "dataset:"
@@ -35,7 +47,7 @@ class CorpusNeed:
 class ThreadSettings:
     """The settings a thread's latest run was started with."""
 
-    graph: str = "agent"
+    graph: str = AGENT
     """The thread's kind: agent, flow or router."""
     model: str | None = None
     max_steps: int | None = None
@@ -70,12 +82,46 @@ def read_settings(checkpointer: BaseCheckpointSaver, thread_id: str) -> ThreadSe
     return parse_settings(saved.metadata)
 
 
+def kind_of(saved: CheckpointTuple | None) -> str | None:
+    """The kind of the thread whose latest checkpoint is `saved` (None: no such thread).
+
+    The kind recorded in the checkpoint's metadata decides; a checkpoint without one was saved
+    before kinds were recorded, and `legacy_kind` guesses it.
+    """
+    if saved is None:
+        return None
+    kind = (saved.metadata or {}).get("graph")
+    if kind in KINDS:
+        return str(kind)
+    return legacy_kind(saved.checkpoint.get("channel_values", {}))
+
+
+def legacy_kind(values: Mapping[str, Any]) -> str | None:
+    """The kind of a thread saved before kinds were recorded, from its stored channels.
+
+    The agent's threads hold a `question` (a run killed right after its input was saved holds
+    it only in `__start__`, or nothing but the empty transcript); the router's a `route`; the
+    flow's a `request`. None when the channels say nothing (a flow or router run killed before
+    its first node).
+    """
+    started = values.get("__start__")
+    if (
+        "question" in values
+        or (isinstance(started, dict) and "question" in started)
+        or not set(values) - {"messages"}
+    ):
+        return AGENT
+    if "route" in values:
+        return ROUTER
+    return FLOW if "request" in values else None
+
+
 def parse_settings(metadata: Mapping[str, Any]) -> ThreadSettings:
     """Settings from checkpoint metadata; values of the wrong type are ignored."""
     graph = metadata.get("graph")
     model = metadata.get("model")
     return ThreadSettings(
-        graph=graph if isinstance(graph, str) else "agent",
+        graph=graph if isinstance(graph, str) else AGENT,
         model=model if isinstance(model, str) and model.strip() else None,
         max_steps=_int(metadata.get("max_steps")),
         k=_int(metadata.get("k")),

@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-from graph.agent.nodes import message_text
+from graph.agent.messages import message_text
 from graph.agent.transcript import hits_of, is_search_call
 from graph.common.chat import is_answer_message
 from tools.finish import FINISH_TOOL

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,
@@ -76,6 +76,24 @@ def demo(db: str | None) -> None:
     echo_lines(["", RULE, "Every run stops on finish() or the step budget, and is saved.", RULE])
 
 
+class HeaderFirst:
+    """Echoes a run's step lines, printing the header once before the first of them.
+
+    The header waits until the session has accepted the question, so a question it refuses
+    prints its one error line and nothing else.
+    """
+
+    def __init__(self, header: list[str]) -> None:
+        self.header: list[str] | None = header
+
+    def echo(self, lines: list[str]) -> None:
+        """Print the header (the first time) and then `lines`."""
+        if self.header is not None:
+            echo_lines(self.header)
+            self.header = None
+        echo_lines(lines)
+
+
 def _tools(agent: Any) -> list[Any]:
     """The tools of a session's graph, in order."""
     return list(agent.graph.nodes["act"].bound.tools_by_name.values())
@@ -136,7 +154,6 @@ def ask(
     db: str | None,
 ) -> None:
     """Ask a question; prints the trace and the answer."""
-    from graph.agent.nodes import question_problem
     from graph.agent.transcript import current_turn
     from graph.app.persistence import check_thread_id
     from graph.app.session import new_thread_id
@@ -144,10 +161,7 @@ def ask(
     from graph.cli.support import interrupted_hint
     from graph.cli.thread_session import thread_session
 
-    with user_errors():  # the question and thread id are checked before anything prints
-        problem = question_problem(question)
-        if problem is not None:
-            raise ValueError(problem)
+    with user_errors():  # the thread id is checked before anything prints
         if thread_id is not None:
             check_thread_id(thread_id)
     settings = thread_session(
@@ -164,17 +178,18 @@ def ask(
         if thread_id is not None:
             with user_errors():
                 agent.agent_thread(thread_id)
-        if not (as_json or quiet):
-            echo_lines([*chosen.notes, *render_goal(question)])
+        header = HeaderFirst([*chosen.notes, *render_goal(question)])
         thread_id = thread_id or new_thread_id()
         with user_errors(), interrupted_hint(thread_id):
-            result = agent.ask(
+            result = agent.ask(  # the session checks the question before anything prints
                 question,
                 model=chosen.model,
                 max_steps=chosen.max_steps,
                 thread_id=thread_id,
-                on_lines=None if as_json or quiet else echo_lines,
+                on_lines=None if as_json or quiet else header.echo,
             )
+        if not (as_json or quiet):
+            header.echo([])  # a run that printed no step still shows its goal
         if as_json:
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})

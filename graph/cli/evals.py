@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.app.terminal import safe_markup, safe_text
-from graph.cli.support import user_errors
+from graph.cli.support import STEPS, K, user_errors
 
 DEFAULT_CONCURRENCY = 4
 RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -156,14 +156,14 @@ def write_comparison(
 )
 @click.option(
     "--max-steps",
-    type=click.IntRange(1, 100),
+    type=STEPS,
     default=DEFAULT_MAX_STEPS,
     show_default=True,
     help="Most model calls per question.",
 )
 @click.option(
     "--k",
-    type=click.IntRange(1, 50),
+    type=K,
     default=DEFAULT_K,
     show_default=True,
     help="Passages per search.",

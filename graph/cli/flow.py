@@ -128,14 +128,15 @@ def flow_thread_state(saver: Any, thread_id: str) -> str | None:
     """``"paused"``, ``"stopped"`` or ``"finished"`` for a flow thread, else None.
 
     ``paused``: waiting for a human decision; ``stopped``: between two stages (a killed
-    process, or ``interrupt_before``); None when the thread is not a flow thread.
+    process, or ``interrupt_before``); None when the thread is not a flow thread (its kind,
+    ``graph.app.thread_settings.kind_of``).
     """
     from graph.app.flow_runs import flow_config, flow_for
+    from graph.app.thread_settings import FLOW, kind_of
     from graph.flow.transitions import ESCALATE_NODE
 
     saved = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
-    values = saved.checkpoint.get("channel_values", {}) if saved is not None else {}
-    if "request" not in values or "question" in values or "route" in values:
+    if kind_of(saved) != FLOW:  # recorded in the checkpoint's metadata
         return None
     snapshot = flow_for(saver).get_state(flow_config(thread_id))
     if ESCALATE_NODE in snapshot.next and snapshot.interrupts:

@@ -14,8 +14,8 @@ import socket
 import anyio
 import click
 
-from graph.agent.context import DEFAULT_K
-from graph.cli.support import user_errors
+from graph.agent.budget import DEFAULT_K
+from graph.cli.support import K, user_errors
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -92,7 +92,7 @@ def mcp_group() -> None:
     metavar="NAME=PATH",
     help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
 )
-@click.option("--k", type=click.IntRange(1, 50), default=DEFAULT_K, show_default=True)
+@click.option("--k", type=K, default=DEFAULT_K, show_default=True)
 def serve(
     transport: str, host: str | None, port: int, corpus_specs: tuple[str, ...], k: int
 ) -> None:

@@ -9,13 +9,13 @@ from typing import Any
 
 import click
 
-from graph.agent.context import DEFAULT_K
+from graph.agent.budget import DEFAULT_K, MAX_K, MAX_STEPS, MIN_K, MIN_STEPS
 from graph.app.terminal import safe_json, safe_text
 
-STEPS = click.IntRange(1, 100)
-"""`--max-steps`: the step budget's range."""
-K = click.IntRange(1, 50)
-"""`--k`: passages per search."""
+STEPS = click.IntRange(MIN_STEPS, MAX_STEPS)
+"""`--max-steps` (and `--fork`): the step budget's range, from `graph.agent.budget`."""
+K = click.IntRange(MIN_K, MAX_K)
+"""`--k`: passages per search, from `graph.agent.budget`."""
 
 
 def echo_lines(lines: list[str]) -> None:

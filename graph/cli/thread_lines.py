@@ -10,8 +10,8 @@ import shutil
 from collections.abc import Mapping
 from typing import Any
 
-from graph.app.session import ThreadSummary
 from graph.app.terminal import cut, safe_text
+from graph.app.thread_list import ThreadSummary
 
 EVAL_THREAD_PREFIX = "eval-"
 ARROW = " -> "

@@ -16,7 +16,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from graph.agent.context import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.app.thread_settings import (
     BUILTIN_SOURCE,
     DATASET_PREFIX,

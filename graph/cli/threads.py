@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from graph.agent.context import DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_MAX_STEPS
 from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,
@@ -48,7 +48,7 @@ def threads(limit: int, show_all: bool, db: str | None) -> None:
 @click.option(
     "--fork",
     "fork_step",
-    type=click.IntRange(1, 100),
+    type=STEPS,
     default=None,
     help="Re-run the latest turn from this step (time travel); the old branch stays.",
 )

@@ -2,9 +2,11 @@
 
 The LangGraph server hands a run's input and config to the graph as the client sent them. Two
 kinds fail inside LangGraph before any node can answer: an input that is not an object (a bare
-string raises `InvalidUpdateError: Expected dict`) and a `recursion_limit` below 2 (one superstep
-and no room to end: `GraphRecursionError` even for a one-node graph). `checked` wraps a compiled
-graph so these become a `ValueError` naming the fix; every other run is the graph's own.
+string raises `InvalidUpdateError: Expected dict`) and a `recursion_limit` below the least one
+the graph can end under (below 2, one superstep and no room to end: `GraphRecursionError` even
+for a one-node graph). `checked` wraps a compiled graph so these become a `ValueError` naming the
+fix; every other run is the graph's own. The caller says what the least limit is and how its
+limit is computed (the agent's come from `graph.agent.budget`, which owns every limit).
 """
 
 from __future__ import annotations
@@ -17,13 +19,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from langgraph.typing import StateLike
 
-MIN_RECURSION_LIMIT = 2
-"""The lowest limit under which a graph can run a node and still end."""
 BAD_INPUT = "the input of {graph} must be an object with {fields}, not {kind}"
-BAD_LIMIT = (
-    "recursion_limit must be an integer of at least {least} (the agent needs 2 * max_steps + 1), "
-    "got {limit!r}"
-)
+BAD_LIMIT = "recursion_limit must be an integer of at least {least} ({rule}), got {limit!r}"
 
 
 S = TypeVar("S", bound=StateLike)
@@ -34,6 +31,16 @@ O = TypeVar("O", bound=StateLike)  # noqa: E741
 
 class CheckedGraph(CompiledStateGraph[S, C, I, O], Generic[S, C, I, O]):
     """A compiled state graph that checks the input and the recursion limit of every run."""
+
+    def __init__(self, *, least_limit: int, limit_rule: str, **attrs: Any) -> None:
+        """The compiled graph's `attrs`, and the least `recursion_limit` a run may pass.
+
+        `limit_rule` says how a good limit is computed, for the error message. Both are kept
+        as attributes, so `copy` (and `with_config`, which the server calls) keeps them.
+        """
+        super().__init__(**attrs)
+        self.least_limit = least_limit
+        self.limit_rule = limit_rule
 
     def stream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -51,14 +58,20 @@ class CheckedGraph(CompiledStateGraph[S, C, I, O], Generic[S, C, I, O]):
             yield chunk
 
 
-def checked(graph: CompiledStateGraph[S, C, I, O]) -> CheckedGraph[S, C, I, O]:
-    """`graph` as a CheckedGraph (the same attributes, as `Pregel.copy` makes them)."""
+def checked(
+    graph: CompiledStateGraph[S, C, I, O], *, least_limit: int, limit_rule: str
+) -> CheckedGraph[S, C, I, O]:
+    """`graph` as a CheckedGraph (the same attributes, as `Pregel.copy` makes them).
+
+    A run whose `recursion_limit` is below `least_limit` is refused, the message quoting
+    `limit_rule` (how the graph's limit is computed).
+    """
     attrs = {key: value for key, value in graph.__dict__.items() if key != "__orig_class__"}
-    return CheckedGraph(**attrs)
+    return CheckedGraph(least_limit=least_limit, limit_rule=limit_rule, **attrs)
 
 
 def check_run(
-    graph: CompiledStateGraph[Any, Any, Any, Any], input: Any, config: RunnableConfig | None
+    graph: CheckedGraph[Any, Any, Any, Any], input: Any, config: RunnableConfig | None
 ) -> None:
     """Raise a one-line ValueError for an input or a recursion limit no run can serve."""
     if not _is_input(input):
@@ -68,8 +81,9 @@ def check_run(
     limit = (config or {}).get("recursion_limit")
     if limit is None:
         return
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < MIN_RECURSION_LIMIT:
-        raise ValueError(BAD_LIMIT.format(least=MIN_RECURSION_LIMIT, limit=limit))
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < graph.least_limit:
+        rule = graph.limit_rule
+        raise ValueError(BAD_LIMIT.format(least=graph.least_limit, rule=rule, limit=limit))
 
 
 def _is_input(input: Any) -> bool:

@@ -25,6 +25,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graph.agent.budget import LEAST_RECURSION_LIMIT
 from graph.common.checked import checked
 from graph.flow.escalation import EscalateNode
 from graph.flow.retry import FailedRuns, retry_policy_for
@@ -132,7 +133,9 @@ def build_flow(
         builder.add_conditional_edges(node_of(stage), route_after(stage), list(targets(stage)))
     after_escalate: list[str] = [node_of(RESUME_STAGE), END]
     builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, after_escalate)
-    return checked(builder.compile(checkpointer=checkpointer, name=name))
+    flow_rule = f"the flow runs under {RECURSION_LIMIT}"
+    compiled = builder.compile(checkpointer=checkpointer, name=name)
+    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=flow_rule)
 
 
 def make_flow() -> CompiledStateGraph:

@@ -16,7 +16,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.agent.nodes import message_text, printable
+from graph.agent.messages import message_text
+from graph.agent.question import printable
 from graph.common.chat import closing_message, sent_question
 from graph.flow.retry import FailedRuns, TransientStageError
 from graph.flow.stages import StageFunction

@@ -1,0 +1,72 @@
+"""The `finish` node: the run's result from the transcript, and the answer said in chat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
+from langchain_core.tools import BaseTool
+
+from graph.agent.grounding import grounding
+from graph.agent.messages import (
+    CITATION_RE,
+    close_calls,
+    finish_call,
+    message_text,
+    read_finish_args,
+    split_citations,
+)
+from graph.agent.state import AgentState
+from graph.agent.transcript import all_ids, current_turn, retrieved_by_tool
+from graph.common.chat import answer_message
+from tools.finish import FINISH_TOOL
+
+FINISHED = "Finished."
+
+
+class FinishNode:
+    """The `finish` node over the agent's tools (their corpora ground the answer)."""
+
+    def __init__(self, tools: Sequence[BaseTool]) -> None:
+        self.tools = list(tools)
+
+    def __call__(self, state: AgentState) -> dict[str, Any]:
+        """Build the run's result, close any tool call left open, and say the answer in chat.
+
+        The turn ends on an AI message with the answer and its citations (a model that answered
+        in plain text already wrote it), or on one saying why there is no answer.
+        """
+        turn = current_turn(state.get("messages", []))
+        retrieved = retrieved_by_tool(turn)
+        last = turn[-1] if turn else None
+        result: dict[str, Any] = {
+            "retrieved": retrieved,
+            "answer": None,
+            "citations": [],
+            "unsupported": [],
+        }
+        closing: list[AnyMessage] = []
+        if state.get("error"):
+            result["stopped"] = "error"
+            closing = [*close_calls(last, f"the run stopped on an error: {state['error']}")]
+        elif isinstance(last, AIMessage) and finish_call(last) is not None:
+            call = finish_call(last)
+            assert call is not None
+            answer, cited = read_finish_args(call.get("args"))
+            result.update(answer=answer, stopped="answer")
+            result.update(split_citations(cited, all_ids(retrieved)))
+            closing = [ToolMessage(FINISHED, name=FINISH_TOOL, tool_call_id=call["id"])]
+            closing += close_calls(last, "finish was called", skip=call["id"])
+        elif isinstance(last, AIMessage) and not last.tool_calls:
+            text = message_text(last).strip()
+            result.update(answer=text or None, stopped="answer")
+            result.update(split_citations(CITATION_RE.findall(text), all_ids(retrieved)))
+        else:
+            result["stopped"] = "budget"
+            closing = [*close_calls(last, "the step budget is exhausted")]
+        result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
+        if result["stopped"] == "answer" and result["answer"] and not closing:
+            return {**result, "messages": []}  # the model's own message is what a chat shows
+        said = answer_message({**result, "error": state.get("error"), "steps": state.get("steps")})
+        return {**result, "messages": [*closing, said]}

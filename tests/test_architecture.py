@@ -140,9 +140,7 @@ def test_cycles_finds_a_made_up_cycle_and_nothing_in_a_tree() -> None:
 
 def test_layer_of_takes_the_longest_prefix() -> None:
     assert layer_of("graph.cli.main") > layer_of("evals.runner") > layer_of("graph.app.session")
-    assert (
-        layer_of("graph.agent.act") > layer_of("graph.models.base") > layer_of("tools.bm25")
-    )
+    assert layer_of("graph.agent.act") > layer_of("graph.models.base") > layer_of("tools.bm25")
     assert layer_of("graph.routerx") == -1
 
 

@@ -28,7 +28,7 @@ evidence (idf) held by code terms. A prose query keeps `ALPHA`. `ALPHA_CODE` was
 same script, with a made-up code-heavy set added to the tune data
 (``evals/datasets/codes_tune.jsonl``: 64 questions over 43 equipment-manual pages, written for
 this): 0.0, 0.1 and 0.2 tie at the top there (nDCG@10 0.977, against 0.959 for the fixed
-weight, 0.940 for bm25 and 0.858 for dense) and leave hotpotqa-dev-tune at 0.783 (6 of its
+weight, 0.940 for bm25 and 0.858 for dense) and leave hotpotqa-dev-tune at 0.783 (4 of its
 250 questions hold a code); 0.2 keeps some dense signal for the codes the corpus spells
 differently. Switching all at once to a lower weight when any code is present scored at most
 0.977 too but was less stable across weights (0.960-0.977).

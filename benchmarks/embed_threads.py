@@ -5,24 +5,31 @@ bulk batches on torch's default pool. This measures why, under whatever load the
 query embedding p50/p95 with each setting (interleaved query by query, so both see the same
 load), and bulk throughput (passages/s) with each (interleaved batch by batch).
 
-Used by `retrieval_quality.py` (its last table); alone:
-Usage: python benchmarks/embed_threads.py [--queries 60] [--passages 128]
+Used by `retrieval_quality.py` (its last table). Alone, it can add load of its own:
+``--busy N`` runs N busy-looping processes during the measurement (simulated load, on top of
+whatever the machine already runs), and writes benchmarks/results/embed_threads.md.
+Usage: python benchmarks/embed_threads.py [--queries 60] [--passages 128] [--busy N]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tools import embeddings  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results" / "embed_threads.md"
 
 
 @contextmanager
@@ -86,13 +93,35 @@ def render(rows: list[tuple[str, float, float, float]], n_queries: int, n_passag
     return "\n".join(lines) + "\n"
 
 
+def _spin(stop: Any) -> None:
+    """Burn one core until `stop` is set (simulated load)."""
+    while not stop.is_set():
+        sum(range(10_000))
+
+
+@contextmanager
+def busy(n: int) -> Iterator[None]:
+    """Run `n` busy-looping processes inside the block; stop and join them after."""
+    stop = multiprocessing.Event()
+    workers = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(n)]
+    for worker in workers:
+        worker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join(10)
+
+
 def main() -> None:
-    """Measure on hotpotqa-dev-test's questions and paragraphs and print the table."""
+    """Measure on hotpotqa-dev-test's questions and paragraphs; print and save the table."""
     from evals.datasets.loader import load_dataset
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--passages", type=int, default=128)
+    parser.add_argument("--busy", type=int, default=0, help="busy processes (simulated load)")
     args = parser.parse_args()
     dataset = load_dataset("hotpotqa-dev-test")
     assert dataset.corpus is not None
@@ -100,9 +129,21 @@ def main() -> None:
     encoder.encode(["warm up"])
     queries = [q.question for q in dataset.questions][: args.queries]
     passages = list(dataset.corpus.texts().values())[: args.passages]
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(render(compare(encoder, queries, passages), len(queries), len(passages)))
-    print(f"load average before: {load}; after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    with busy(args.busy):
+        time.sleep(5 if args.busy else 0)  # let the load build up
+        table = render(compare(encoder, queries, passages), len(queries), len(passages))
+        during = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    header = (
+        f"# Query embedding: torch's thread pool against one thread\n\n{platform.platform()}, "
+        f"{os.cpu_count()} CPUs (shared), python {platform.python_version()}; "
+        f"`python benchmarks/embed_threads.py --queries {args.queries} --passages "
+        f"{args.passages} --busy {args.busy}` ({args.busy} busy-looping processes added); "
+        f"load average (1, 5, 15 min) {before} before, {during} at the end of the measurement."
+        "\n\n"
+    )
+    RESULTS.write_text(header + table, encoding="utf-8")
+    print(header + table)
 
 
 if __name__ == "__main__":

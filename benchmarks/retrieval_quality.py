@@ -282,7 +282,8 @@ def main() -> None:
     header = (
         f"# Retrieval quality\n\n{platform.platform()}, {os.cpu_count()} CPUs (shared), "
         f"python {platform.python_version()}; `python benchmarks/retrieval_quality.py "
-        f"--questions {args.questions}` ({agent_n} agent questions); load average "
+        f"--questions {args.questions}{''.join(' ' + d for d in args.datasets)}` "
+        f"({agent_n} agent questions); load average "
         f"(1, 5, 15 min) {load_before} at the start, {load_line()} at the end.\n\n"
     )
     RESULTS.write_text(header + table, encoding="utf-8")

@@ -122,9 +122,9 @@ def bm25_only(lexical: np.ndarray, _semantic: np.ndarray, _share: float) -> np.n
 def candidates() -> dict[str, Scoring]:
     """Every scoring tried: the components, convex per normalization and weight, RRF, adaptive.
 
-    Adaptive: convex over z-scores whose dense weight falls from `ALPHA` (0.6, the fixed rule's) to
-    `a_code` as the query's code share rises, linearly (``share``) or all at once when the
-    query holds any indexed code (``any``).
+    Adaptive: convex over z-scores whose dense weight falls from `ALPHA` (0.6, the fixed
+    rule's) to `a_code` as the query's code share rises, linearly (``share``) or all at once
+    when the query holds any indexed code (``any``).
     """
     grid: dict[str, Scoring] = {
         "bm25": bm25_only,

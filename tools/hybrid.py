@@ -2,8 +2,9 @@
 
 Two fusions, both measured by ``benchmarks/retrieval_quality.py``:
 
-- ``convex``: ``ALPHA * dense + (1 - ALPHA) * bm25`` over every document, each score first
-  normalized over the corpus (`normalized`, Bruch et al. 2023); it keeps how far ahead a
+- ``convex``: ``alpha * dense + (1 - alpha) * bm25`` over every document (``alpha`` is
+  `ALPHA`, or less for a query holding codes: `query_alpha`), each score first normalized
+  over the corpus (`normalized`, Bruch et al. 2023); it keeps how far ahead a
   document is, which rank fusion throws away.
 - ``rrf``: reciprocal rank fusion (Cormack et al. 2009), ``sum 1 / (RRF_K + rank)`` over the
   top `DEPTH` of each ranking; it ignores score magnitudes.
@@ -20,6 +21,21 @@ top is a plateau (convex 0.5-0.6, any normalization, within 0.005), so the choic
 settings matters less than fusing by score rather than rank. The table is
 ``benchmarks/results/tune_fusion.md``.
 
+The convex weight adapts to the query (`query_alpha`): a query made of codes (fault ``E-12``,
+part ``PN-4471``, variant ``XR-300-B``: `tools.query_codes`) is matched best by BM25, which
+tells ``E-12`` from ``E-14`` and ``-A`` from ``-B`` where the embedding blurs them, so the
+dense weight falls linearly from `ALPHA` to `ALPHA_CODE` with the share of the query's BM25
+evidence (idf) held by code terms. A prose query keeps `ALPHA`. `ALPHA_CODE` was chosen by the
+same script, with a made-up code-heavy set added to the tune data
+(``evals/datasets/codes_tune.jsonl``: 64 questions over 43 equipment-manual pages, written for
+this): 0.0, 0.1 and 0.2 tie at the top there (nDCG@10 0.977, against 0.959 for the fixed
+weight, 0.940 for bm25 and 0.858 for dense) and leave hotpotqa-dev-tune at 0.783 (4 of its
+250 questions hold a code); the script breaks such ties by the smallest change from the fixed
+weight, so 0.2. Switching all at once to a lower weight when any code is present scored at
+most 0.977 too but swung more with its weight (0.960-0.977). The winner is chosen among the
+candidates at least as good as the better of bm25 and dense on every made-up set: those within
+0.001 of the best hotpotqa-dev-tune score, then the best mean over the made-up sets.
+
 `DEFAULT_FUSION` is the one that scored better on the same tune data. Each hit keeps the fused
 score and both component scores.
 """
@@ -33,6 +49,7 @@ import numpy as np
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder, top_indices
 from tools.expand import expand_query
+from tools.query_codes import code_share
 
 FUSIONS = ("convex", "rrf")
 DEFAULT_FUSION = "convex"
@@ -42,7 +59,9 @@ NORMALIZATIONS = ("minmax", "max", "zscore")
 NORMALIZATION = "zscore"
 """How each score is scaled before the convex combination (see `normalized`)."""
 ALPHA = 0.6
-"""Weight of the dense score in the convex combination."""
+"""Weight of the dense score in the convex combination, for a query without codes."""
+ALPHA_CODE = 0.2
+"""Weight of the dense score for a query made only of codes (see `query_alpha`)."""
 RRF_K = 5
 """RRF's rank offset: larger flattens the credit between ranks."""
 DEPTH = 1000
@@ -81,17 +100,35 @@ class HybridSearch:
     def search(self, query: str, k: int = 3) -> list[FusedHit]:
         """The k best documents by the fused score (ties by document id)."""
         lexical, semantic = self.component_scores(query)
-        fused = fuse(lexical, semantic, self.fusion, self.dense.rank())
+        alpha = query_alpha(self.bm25, query)
+        fused = fuse(lexical, semantic, self.fusion, self.dense.rank(), alpha)
         return [
             FusedHit(self.dense.doc_ids[i], float(fused[i]), float(lexical[i]), float(semantic[i]))
             for i in top_indices(fused, k, self.dense.rank())
         ]
 
 
-def fuse(lexical: np.ndarray, semantic: np.ndarray, fusion: str, rank: np.ndarray) -> np.ndarray:
-    """The fused score of every document with the tuned constants (0 outside RRF's depth)."""
+def query_alpha(bm25: BM25, query: str) -> float:
+    """The convex dense weight for `query`, from its code share in `bm25` (`adaptive_alpha`)."""
+    return adaptive_alpha(code_share(bm25, query))
+
+
+def adaptive_alpha(share: float, low: float = ALPHA_CODE, high: float = ALPHA) -> float:
+    """Dense weight `high` at code share 0, falling linearly to `low` at share 1."""
+    return high - (high - low) * share
+
+
+def fuse(
+    lexical: np.ndarray,
+    semantic: np.ndarray,
+    fusion: str,
+    rank: np.ndarray,
+    alpha: float = ALPHA,
+) -> np.ndarray:
+    """The fused score of every document (0 outside RRF's depth); `alpha` weighs convex's dense."""
     if fusion == "convex":
-        return convex(normalized(lexical, NORMALIZATION), normalized(semantic, NORMALIZATION))
+        lexical, semantic = normalized(lexical, NORMALIZATION), normalized(semantic, NORMALIZATION)
+        return convex(lexical, semantic, alpha)
     return rrf(lexical, semantic, RRF_K, DEPTH, rank)
 
 

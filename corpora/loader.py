@@ -39,8 +39,6 @@ from pathlib import Path
 from typing import Any
 
 from corpora.documents import (
-    SPLIT_OVERLAP,  # noqa: F401  (re-exported: the loader's settings live in documents)
-    SPLIT_THRESHOLD,  # noqa: F401
     Chunk,
     SkipFile,
     read_chunks,

@@ -13,7 +13,8 @@ from corpora import (
     load_corpus,
     parse_corpus_spec,
 )
-from corpora.loader import SPLIT_THRESHOLD, name_from_path
+from corpora.documents import SPLIT_THRESHOLD
+from corpora.loader import name_from_path
 
 # Copied from the seeds (000_945bd75bea0d8372 POLICY_KB / PRODUCTS, 004_1596d4479540cc42 DOCS).
 SEED_POLICY = [

@@ -9,12 +9,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from faults import FlakyCallable, FlakyTool, RateLimited, flaky
 from langchain_core.messages import ToolMessage
 
 from corpora import CorpusError
 from corpora.field_service import DATA_DIR, family_of, load
 from corpora.field_service.build_data import render
-from tools.faults import FlakyCallable, FlakyTool, RateLimited, flaky
 from tools.field_service import (
     AMBIGUITY_FLOOR,
     check_availability,

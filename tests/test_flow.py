@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from faults import flaky
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -46,7 +47,6 @@ from graph.flow.transitions import (
     next_step,
     targets,
 )
-from tools.faults import flaky
 from tools.field_service import check_availability, search_manual, search_tickets
 
 DATASET = (

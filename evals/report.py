@@ -4,7 +4,7 @@
 has no external assets and no script: inline CSS, inline SVG charts (steps and latency per
 question; retrieval recall by search hop against single-shot BM25 at the same budget) and one
 row per question that expands (``<details>``) into the run's transcript, rendered by
-`graph.app.trace.render_turn` from the thread the run left on the checkpointer.
+`graph.app.render_trace.render_turn` from the thread the run left on the checkpointer.
 
 This module writes the files and renders the markdown; the run, the metrics table and the
 question rows are in `evals.report_data`, the page in `evals.report_html` and its charts in
@@ -41,7 +41,7 @@ from evals.runner import (
     record_error,
     search_hops,
 )
-from graph.app.trace import render_turn
+from graph.app.render_trace import render_turn
 
 RESULTS_FILE = "results.jsonl"
 MARKDOWN_FILE = "report.md"

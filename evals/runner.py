@@ -37,9 +37,9 @@ from graph.agent.context import Context
 from graph.agent.nodes import one_line
 from graph.agent.transcript import FINISH_TOOL, hits_of
 from graph.app.persistence import check_thread_id
+from graph.app.render_trace import iter_turns
 from graph.app.session import Session, UnknownThread
 from graph.app.thread_settings import DATASET_PREFIX
-from graph.app.trace import iter_turns
 from graph.models import default_model_spec, load_model
 
 OnRecord = Callable[[RunRecord], None]

@@ -82,7 +82,7 @@ def run_flow(
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
     config = with_settings(config, ThreadSettings(graph="flow"))  # the thread's kind
     graph.invoke({"request": request}, config, durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
 def resume_flow(
@@ -115,7 +115,7 @@ def resume_flow(
         data=load(),
     )
     graph.invoke(Command(resume=value), config, durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
 def continue_flow(
@@ -141,10 +141,10 @@ def continue_flow(
     if not snapshot.next:
         raise ResumeError(f"thread {thread_id!r} has finished; there is nothing to continue")
     graph.invoke(None, config, durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
-def result_of(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
+def flow_result(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
     """Read a thread's state into the plain result dict (a paused thread is "escalated")."""
     snapshot = graph.get_state(flow_config(thread_id))
     values = snapshot.values
@@ -180,7 +180,7 @@ __all__ = [
     "continue_flow",
     "flow_config",
     "flow_for",
-    "result_of",
+    "flow_result",
     "resume_flow",
     "run_flow",
 ]

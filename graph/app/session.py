@@ -27,6 +27,7 @@ from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.nodes import asked_in, message_text, printable, question_problem
 from graph.agent.transcript import current_turn
 from graph.app.persistence import check_thread_id
+from graph.app.render_trace import INDENT, model_steps, render_step
 from graph.app.thread_lock import thread_lock
 from graph.app.thread_settings import (
     BUILTIN_SOURCE,
@@ -35,7 +36,6 @@ from graph.app.thread_settings import (
     read_settings,
     with_settings,
 )
-from graph.app.trace import INDENT, model_steps, render_step
 from graph.models import default_model_spec
 from tools.retrievers import IndexedCorpus
 

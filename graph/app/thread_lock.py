@@ -27,7 +27,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.app.persistence import CheckpointerError
+from graph.app.store_error import CheckpointerError
 
 LOCK_SUFFIX = ".locks"
 BUSY = (

@@ -18,7 +18,7 @@ from graph.flow.retry import TransientStageError, is_transient
 from graph.flow.tools import FlowTools, call_tool
 from graph.flow.transitions import Stage
 from tools import field_service as fs
-from tools.bm25 import tokenize
+from tools.bm25_tokens import tokenize
 
 StageResult = tuple[bool, str, dict[str, Any]]
 """What a stage returns: whether it succeeded, one line on what happened, its state update."""

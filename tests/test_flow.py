@@ -811,7 +811,7 @@ def test_request_set_shape() -> None:
 
 def test_request_set_expectations_agree_with_the_catalogue() -> None:
     from corpora.field_service import load
-    from tools.field_service import select_part
+    from tools.field_service_decisions import select_part
 
     data = load()
     for row in load_requests():

@@ -260,7 +260,7 @@ def load_tantivy(index_dir: Path) -> tuple[Searcher, float]:
 def build_rank_bm25(ids: list[str], texts: list[str], index_dir: Path) -> tuple[Searcher, Any]:
     from rank_bm25 import BM25Okapi
 
-    from tools.bm25 import tokenize
+    from tools.bm25_tokens import tokenize
 
     t0 = time.perf_counter()
     index = BM25Okapi([tokenize(t) for t in texts])
@@ -278,7 +278,7 @@ def build_langchain(ids: list[str], texts: list[str], index_dir: Path) -> tuple[
     warnings.filterwarnings("ignore")
     from langchain_community.retrievers import BM25Retriever
 
-    from tools.bm25 import tokenize
+    from tools.bm25_tokens import tokenize
 
     t0 = time.perf_counter()
     retriever = BM25Retriever.from_texts(

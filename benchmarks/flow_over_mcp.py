@@ -35,7 +35,8 @@ from typing import Any
 import psutil
 from langgraph.checkpoint.memory import InMemorySaver
 
-from evals.flow_compare import Runner, flow_runner, load_requests
+from evals.flow_compare.request_set import load_requests
+from evals.flow_compare.systems import Runner, flow_runner
 from graph.flow.tools import FlowTools
 from graph.mcp_io.client import MCPClients
 from graph.mcp_io.flow import remote_flow_tools
@@ -212,7 +213,7 @@ def write(rows: list[Row], requests: list[str], rounds: int) -> None:
         f"{len(requests)} requests of the flow's shape (the same outcomes on every transport: "
         f"{sorted(set(base.outcomes))}); in-memory checkpointer; req/s from the fastest round, "
         "latencies from every round; the flow compiled once per transport (as `flow_runner` in "
-        "`evals/flow_compare.py`); CPU ms/req from the round that used least (client: this "
+        "`evals/flow_compare/systems.py`); CPU ms/req from the round that used least (client: this "
         "process, its MCP event-loop thread included; server: the `agent mcp serve` process). "
         "'added' is the transport's per-call latency percentile minus the in-process one."
     )

@@ -48,19 +48,11 @@ from model_latency import (
 from one_node_flow import build_one_node_flow
 from rich.console import Console
 
-from evals.flow_compare import (
-    Comparison,
-    Request,
-    Runner,
-    agreement_by_kind,
-    checkpointers,
-    compare,
-    flow_record,
-    flow_runner,
-    load_requests,
-    markdown_table,
-    rich_table,
-)
+from evals.flow_compare.compare import compare
+from evals.flow_compare.request_set import Request, load_requests
+from evals.flow_compare.results import Comparison, agreement_by_kind
+from evals.flow_compare.systems import Runner, checkpointers, flow_record, flow_runner
+from evals.flow_compare.tables import markdown_table, rich_table
 from graph.app.flow_runs import DURABILITY, FAST_DURABILITY, flow_config
 
 RESULTS = Path(__file__).parent / "results" / "flow_vs_agent.md"

@@ -17,7 +17,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import Field
 
-from evals.flow_compare import Request, Runner, agent_runner, checkpointers, router_runner
+from evals.flow_compare.request_set import Request
+from evals.flow_compare.systems import Runner, agent_runner, checkpointers, router_runner
 from graph.models.offline.model import PolicyModel
 
 SystemFactory = Callable[[BaseCheckpointSaver, PolicyModel], Runner]

@@ -39,20 +39,6 @@ def _top_ids(index: BM25, query: str, budget: int) -> list[str]:
     return [doc_id for doc_id, _score in index.search(query, k=budget)]
 
 
-def single_shot_recall(dataset: Dataset, budget: int) -> float:
-    """Return the share of all supporting documents found in each question's top `budget` hits.
-
-    Documents with a BM25 score of 0 are never returned (as in the agent's search tool), so a
-    question may get fewer than `budget`. 1.0 when no question has supporting documents.
-    Raises ValueError for a budget below 1.
-    """
-    if budget < 1:
-        raise ValueError(f"budget must be at least 1, got {budget}")
-    index = index_for(dataset)
-    found = [_top_ids(index, q.question, budget) for q in dataset.questions]
-    return micro_recall(found, (q.supporting for q in dataset.questions))
-
-
 def single_shot_recall_at_budgets(
     dataset: Dataset, per_question_budgets: Mapping[str, int]
 ) -> float:

@@ -30,12 +30,6 @@ import numpy as np
 from evals.answer_metrics import answer_scores
 from tools.finish import FINISH_TOOL
 
-METRIC_KEYS: tuple[str, ...] = (
-    *("accuracy", "citation_recall", "unsupported_rate", "mean_steps"),
-    *("em", "f1", "contains_word", "grounded"),
-)
-"""The keys of `evaluate`'s result: the seed's four, then the answer and grounding metrics."""
-
 _REQUIRED_RESULT_KEYS: tuple[str, ...] = ("answer", "citations", "unsupported", "steps")
 
 
@@ -294,7 +288,8 @@ def summarize(records: Sequence[RunRecord]) -> dict[str, float | int | None]:
     - ``accuracy``: share of records with ``correct`` (which also applies ``must_contain``);
     - ``citation_recall``, ``unsupported_rate``, ``mean_steps``: as in `evaluate`;
     - ``retrieval_recall``: micro recall of ``retrieved`` over ``supporting`` (summed over
-      questions, like `evals.baselines.single_shot_recall`, so the two compare directly);
+      questions, like `evals.baselines.single_shot_recall_at_budgets`, so the two compare
+      directly);
     - ``mean_retrieval_recall``: mean of the per-record ``retrieval_recall`` (equal to the micro
       figure when every question has the same number of supporting documents);
     - ``mean_retrieved``: mean number of distinct documents retrieved per question;

@@ -4,11 +4,11 @@
 has no external assets and no script: inline CSS, inline SVG charts (steps and latency per
 question; retrieval recall by search hop against single-shot BM25 at the same budget) and one
 row per question that expands (``<details>``) into the run's transcript, rendered by
-`graph.app.trace.render_turn` from the thread the run left on the checkpointer.
+`graph.app.render_trace.render_turn` from the thread the run left on the checkpointer.
 
 This module writes the files and renders the markdown; the run, the metrics table and the
 question rows are in `evals.report_data`, the page in `evals.report_html` and its charts in
-`evals.report_charts`. The names callers import from here are re-exported.
+`evals.report_charts`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from evals.baselines import single_shot_recall_at_budgets
 from evals.datasets import Dataset
 from evals.metrics import RunRecord, micro_recall
 from evals.report_data import (
-    METRICS,
     EvalRun,
     HopRecall,
     QuestionRow,
@@ -42,7 +41,7 @@ from evals.runner import (
     record_error,
     search_hops,
 )
-from graph.app.trace import render_turn
+from graph.app.render_trace import render_turn
 
 RESULTS_FILE = "results.jsonl"
 MARKDOWN_FILE = "report.md"
@@ -183,17 +182,10 @@ def render_markdown(
 __all__ = [
     "HTML_FILE",
     "MARKDOWN_FILE",
-    "METRICS",
     "RESULTS_FILE",
-    "EvalRun",
-    "HopRecall",
-    "format_metric",
     "md_cell",
     "md_text",
-    "metrics_for",
     "recall_by_hop",
-    "render_html",
     "render_markdown",
-    "summary_of",
     "write_report",
 ]

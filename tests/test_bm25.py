@@ -6,7 +6,9 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 import tools.bm25 as bm25_module
-from tools.bm25 import BM25, recall_at_k, tokenize
+import tools.bm25_tokens as bm25_tokens_module
+from tools.bm25 import BM25, recall_at_k
+from tools.bm25_tokens import tokenize
 
 # Verbatim from seed 004_1596d4479540cc42.txt.
 DOCS = {
@@ -258,7 +260,7 @@ def test_indexing_tokenizes_exactly_like_tokenize(
     monkeypatch: pytest.MonkeyPatch, chunk_docs: int
 ) -> None:
     """The indexer's fast paths (whole ASCII chunks, per-document fallback) agree with tokenize."""
-    monkeypatch.setattr(bm25_module, "_CHUNK_DOCS", chunk_docs)
+    monkeypatch.setattr(bm25_tokens_module, "_CHUNK_DOCS", chunk_docs)
     rng = random.Random(chunk_docs)
     alphabet = [chr(c) for c in range(128)] + list("éÉßİı日本ǅ²७_")
     docs = {f"t{i}": text for i, text in enumerate(TORTURE)}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import PG_DSN, needs_postgres
 
-from graph.app.persistence import postgres_conninfo
+from graph.app.postgres_store import postgres_conninfo
 
 HERE = Path(__file__).parent
 

@@ -9,23 +9,20 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from faults import FlakyCallable, FlakyTool, RateLimited, flaky
 from langchain_core.messages import ToolMessage
 
 from corpora import CorpusError
 from corpora.field_service import DATA_DIR, family_of, load
 from corpora.field_service.build_data import render
-from tools.faults import FlakyCallable, FlakyTool, RateLimited, flaky
 from tools.field_service import (
-    AMBIGUITY_FLOOR,
     check_availability,
-    diagnose,
     field_service_tools,
-    find_tickets,
     search_manual,
     search_tickets,
-    select_part,
-    sourcing,
 )
+from tools.field_service_decisions import AMBIGUITY_FLOOR, diagnose, select_part, sourcing
+from tools.field_service_lookups import find_tickets
 
 
 def call(tool, **args) -> ToolMessage:

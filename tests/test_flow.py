@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from faults import flaky
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -22,7 +23,7 @@ from graph.app.flow_runs import (
     continue_flow,
     flow_config,
     flow_for,
-    result_of,
+    flow_result,
     resume_flow,
     run_flow,
 )
@@ -46,7 +47,6 @@ from graph.flow.transitions import (
     next_step,
     targets,
 )
-from tools.faults import flaky
 from tools.field_service import check_availability, search_manual, search_tickets
 
 DATASET = (
@@ -189,7 +189,7 @@ def test_a_thread_can_be_stopped_before_a_stage_and_continued() -> None:
     graph = build_flow(checkpointer=saver)
     config = flow_config("step")
     graph.invoke({"request": CLEAR}, config, interrupt_before=["diagnose"])
-    stopped = result_of(graph, "step")
+    stopped = flow_result(graph, "step")
     assert stopped["next"] == "diagnose" and stopped["outcome"] is None
     assert [e["stage"] for e in stopped["log"]] == ["parse", "history"]
     assert stopped["fault_code"] is None
@@ -572,7 +572,7 @@ def test_a_process_killed_between_stages_resumes_at_the_next_stage(tmp_path: Pat
     db = tmp_path / "killed.sqlite"
     killed(db, "run", "k1", CLEAR, "before:part", "default")  # run_flow's own durability
     with open_checkpointer(str(db)) as saver:
-        stopped = result_of(flow_for(saver), "k1")
+        stopped = flow_result(flow_for(saver), "k1")
         assert stopped["next"] == "part" and stopped["outcome"] is None
         assert stages(stopped) == [("parse", True), ("history", True), ("diagnose", True)]
         with pytest.raises(ValueError, match="already exists"):
@@ -589,7 +589,7 @@ def test_a_process_killed_inside_a_stage_resumes_at_that_stage(tmp_path: Path) -
     db = tmp_path / "killed.sqlite"
     killed(db, "run", "k2", CLEAR, "tool:check_availability", "sync")
     with open_checkpointer(str(db)) as saver:
-        stopped = result_of(flow_for(saver), "k2")
+        stopped = flow_result(flow_for(saver), "k2")
         assert stopped["next"] == "stock"
         assert [e["stage"] for e in stopped["log"]] == STAGES[:4]
         done = continue_flow("k2", checkpointer=saver)
@@ -614,7 +614,7 @@ def test_a_process_killed_mid_resume_continues_at_its_stage(tmp_path: Path) -> N
         paused = run_flow(VAGUE, checkpointer=saver, thread_id="k4")
     killed(db, "resume", "k4", "F-110", "tool:check_availability", "default")
     with open_checkpointer(str(db)) as saver:
-        stopped = result_of(flow_for(saver), "k4")
+        stopped = flow_result(flow_for(saver), "k4")
         assert stopped["next"] == "stock" and stopped["interrupt"] is None
         assert stopped["log"][:3] == paused["log"]
         assert [e["stage"] for e in stopped["log"]][3:] == ["escalate", "part"]
@@ -682,7 +682,7 @@ def test_bad_resume_values_are_refused_and_leave_the_thread_paused(
     with pytest.raises(ResumeError) as info:
         resume_flow("b", value, checkpointer=saver)
     assert fragment in str(info.value) and "\n" not in str(info.value)
-    still = result_of(flow_for(saver), "b")
+    still = flow_result(flow_for(saver), "b")
     assert still["interrupt"] == paused["interrupt"]
     assert resume_flow("b", "F-109", checkpointer=saver)["outcome"] == "answered"
 
@@ -811,7 +811,7 @@ def test_request_set_shape() -> None:
 
 def test_request_set_expectations_agree_with_the_catalogue() -> None:
     from corpora.field_service import load
-    from tools.field_service import select_part
+    from tools.field_service_decisions import select_part
 
     data = load()
     for row in load_requests():

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from evals.flow_compare import agrees, compare, load_requests, markdown_table, percentile, spread
+from evals.flow_compare.agreement import agrees
+from evals.flow_compare.compare import compare
+from evals.flow_compare.request_set import load_requests, spread
+from evals.flow_compare.results import percentile
+from evals.flow_compare.tables import markdown_table
 
 CLEAR = "AC-250-A in a server room: the condensate pump isn't running and the float alarm is lit."
 VAGUE = "AC-250-B is dripping water from the indoor unit."

@@ -20,7 +20,7 @@ from graph.agent.graph import AgentGraph, build_agent, make_graph
 from graph.agent.messages import model_view
 from graph.agent.question import MAX_QUESTION_CHARS
 from graph.agent.transcript import current_turn
-from graph.app.trace import count_retrievals
+from graph.app.render_trace import count_retrievals
 from graph.common.chat import is_answer_message
 from graph.models.scripted import ScriptedModel
 from tools import builtin_index, default_tools

@@ -12,7 +12,7 @@ from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.agent.grounding import groundedness
-from graph.app.trace import render_result
+from graph.app.render_trace import render_result
 from graph.models.scripted import ScriptedModel
 from tools.finish import finish
 from tools.search import make_search_tool

@@ -18,8 +18,8 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from graph.app.persistence import open_checkpointer
+from graph.app.render_trace import iter_turns, render_turn
 from graph.app.session import Session
-from graph.app.trace import iter_turns, render_turn
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).parent

@@ -8,15 +8,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from evals.datasets import load_dataset
 from evals.metrics import summarize
-from evals.report import (
-    HTML_FILE,
-    MARKDOWN_FILE,
-    RESULTS_FILE,
-    EvalRun,
-    format_metric,
-    summary_of,
-    write_report,
-)
+from evals.report import HTML_FILE, MARKDOWN_FILE, RESULTS_FILE, write_report
+from evals.report_data import EvalRun, format_metric, summary_of
 from evals.runner import compare_retrieval, run_dataset
 
 

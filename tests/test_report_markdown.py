@@ -9,7 +9,8 @@ from pathlib import Path
 from langgraph.checkpoint.memory import InMemorySaver
 
 from evals.datasets import load_dataset
-from evals.report import MARKDOWN_FILE, EvalRun, write_report
+from evals.report import MARKDOWN_FILE, write_report
+from evals.report_data import EvalRun
 from evals.runner import run_dataset
 
 SVG = "<svg onload=alert(1)>"

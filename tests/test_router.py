@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from faults import flaky
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
@@ -23,7 +24,6 @@ from graph.router import (
     route_after_request,
     router_config,
 )
-from tools.faults import flaky
 from tools.field_service import search_tickets
 
 CLEAR = "AC-250-A in a server room: the condensate pump isn't running and the float alarm is lit."

@@ -15,8 +15,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.transcript import current_turn
+from graph.app.render_trace import render_result, render_turn
 from graph.app.session import Session, UnknownThread
-from graph.app.trace import render_result, render_turn
 from tools.search import SearchTool
 
 NOTES = Path(__file__).parents[1] / "evals" / "datasets" / "notes.jsonl"

@@ -13,7 +13,7 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.app.trace import model_steps
+from graph.app.render_trace import model_steps
 from graph.models.offline.reading import answer_type
 from graph.models.offline.short_answers import choice_options, question_form
 from tools.finish import finish

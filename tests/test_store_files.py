@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from graph.app.persistence import CheckpointerError, open_checkpointer
+from graph.app.persistence import open_checkpointer
 from graph.app.session import Session
+from graph.app.store_error import CheckpointerError
 
 QUESTION = "what's our refund window?"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from faults import flaky
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -25,7 +26,6 @@ from graph.models.offline.schemas import (
 )
 from graph.router import agent_outcome
 from tools import default_tools
-from tools.faults import flaky
 from tools.field_service import field_service_tools
 from tools.finish import finish
 

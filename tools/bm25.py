@@ -23,22 +23,20 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-from array import array
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from itertools import count
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, overload
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
-_TOKEN_RE = re.compile(r"[^\W_]+")
+from tools.bm25_tokens import tokenize, tokenize_corpus
+from tools.str_array import StrArray
+
 _FORMAT = "agentic-rag-bm25"
 _VERSION = 2
 _EPSILON = 0.25
-_CHUNK_DOCS = 20_000
 _SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # at most n_docs / 8 (or 4096) postings: score their union
 _SAMPLE_DOCS = 4096  # at most this many documents per term to estimate the k-th score
 _SEED_DOCS = 64  # documents per term scored exactly to get MaxScore's first lower bound
@@ -49,12 +47,6 @@ _COST_UNIQUE, _COST_LOOKUP, _COST_ADD_AT, _COST_DENSE_DOC = 16.0, 50.0, 2.5, 1.5
 _COST_ROW_ADD, _COST_ROW_LOOKUP = 0.6, 10.0  # per document of a dense row / per lookup in it
 _DENSE_ROW_RATIO, _DENSE_ROWS = 3, 16  # terms in >= 1/3 of the docs: up to 16 dense rows
 _MAXSCORE_MIN = 300_000.0  # MaxScore's own overhead: not worth it below this dense cost (ns)
-_SEP = b"\x00"
-# ASCII fast path of tokenize: letters and digits kept (upper case lowered), the rest -> space.
-_ASCII_KEEP = bytes(
-    c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c <= 122) else 32 for c in range(256)
-)
-_ASCII_KEEP_SEP = _SEP + _ASCII_KEEP[1:]  # the same, but NUL survives (document separator)
 _ARRAYS = (
     "indptr",
     "postings_doc",
@@ -70,113 +62,6 @@ _ARRAYS = (
     "doc_id_bytes",
     "doc_id_offsets",
 )
-
-
-def tokenize(text: str) -> list[str]:
-    """Split text into lowercased runs of Unicode letters and digits.
-
-    The text is lowercased first, then split, so every token is itself one run of letters and
-    digits: ``"E-4042 x2 Hello,World"`` gives ``["e", "4042", "x2", "hello", "world"]``.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"tokenize expects a str, got {type(text).__name__}")
-    return _TOKEN_RE.findall(text.lower())
-
-
-def _tokenize_utf8(text: str) -> list[bytes]:
-    """Tokenize like ``tokenize`` but return UTF-8 bytes (fast path for ASCII text)."""
-    if text.isascii():
-        return text.encode("ascii").translate(_ASCII_KEEP).split()
-    return [t.encode("utf-8") for t in _TOKEN_RE.findall(text.lower())]
-
-
-class _StrArray(Sequence[str]):
-    """A read-only sequence of strings stored as UTF-8 bytes plus offsets (mmap-friendly)."""
-
-    def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
-        self._data = data
-        self._offsets = offsets
-        self._view = data.data if len(data) else memoryview(b"")
-
-    @classmethod
-    def from_bytes(cls, items: Sequence[bytes]) -> _StrArray:
-        """Pack UTF-8 encoded ``items`` into one byte array and an int64 offsets array."""
-        offsets = np.zeros(len(items) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, items), np.int64, len(items)), out=offsets[1:])
-        return cls(np.frombuffer(b"".join(items), dtype=np.uint8), offsets)
-
-    @classmethod
-    def from_strings(cls, strings: Sequence[str]) -> _StrArray:
-        """Pack ``strings`` into one byte array and an int64 offsets array."""
-        joined = "".join(strings)
-        if joined.isascii():  # characters are bytes
-            offsets = np.zeros(len(strings) + 1, dtype=np.int64)
-            np.cumsum(np.fromiter(map(len, strings), np.int64, len(strings)), out=offsets[1:])
-            return cls(np.frombuffer(joined.encode("ascii"), dtype=np.uint8), offsets)
-        return cls.from_bytes([s.encode("utf-8") for s in strings])
-
-    @property
-    def data(self) -> np.ndarray:
-        """The UTF-8 bytes of all strings, concatenated."""
-        return self._data
-
-    @property
-    def offsets(self) -> np.ndarray:
-        """Byte offsets: string ``i`` is ``data[offsets[i]:offsets[i + 1]]``."""
-        return self._offsets
-
-    def raw(self, index: int) -> bytes:
-        """Return string ``index`` (0 <= index < len) as UTF-8 bytes."""
-        return bytes(self._view[int(self._offsets[index]) : int(self._offsets[index + 1])])
-
-    def prefixes(self) -> np.ndarray:
-        """First 8 bytes of every string as a big-endian uint64 (zero-padded), vectorized."""
-        starts, lengths = self._offsets[:-1], np.diff(self._offsets)
-        out = np.zeros(len(self), dtype=np.uint64)
-        for j in range(8):
-            has = np.flatnonzero(lengths > j)
-            byte = self._data[starts[has] + j].astype(np.uint64)
-            out[has] |= byte << np.uint64(8 * (7 - j))
-        return out
-
-    def find(self, key: bytes, prefixes: np.ndarray) -> int:
-        """Return the index of ``key`` in this sorted array, or -1.
-
-        ``prefixes`` (from ``prefixes()``) narrows the search to the strings sharing the key's
-        first 8 bytes; a binary search over those settles it. Strings must hold no NUL byte.
-        """
-        head = np.uint64(int.from_bytes(key[:8].ljust(8, b"\0"), "big"))
-        lo = int(np.searchsorted(prefixes, head, side="left"))
-        hi = int(np.searchsorted(prefixes, head, side="right"))
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.raw(mid) < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(self) and self.raw(lo) == key else -1
-
-    def __len__(self) -> int:
-        return len(self._offsets) - 1
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("string index out of range")
-        return self.raw(index).decode("utf-8")
-
-    def __iter__(self) -> Iterator[str]:
-        return (self[i] for i in range(len(self)))
 
 
 def _check_params(k1: float, b: float) -> tuple[float, float]:
@@ -210,80 +95,6 @@ def _okapi_idf(doc_freq: np.ndarray, n_docs: int) -> np.ndarray:
         dtype=np.float64,
     )
     return table[inverse]
-
-
-def _chunk_tokens(chunk: list[str]) -> list[bytes]:
-    """Tokens (UTF-8 bytes) of all texts in ``chunk``, with ``_SEP`` between documents."""
-    joined = " \x00 ".join(chunk)
-    if joined.isascii() and joined.count("\x00") == len(chunk) - 1:
-        return joined.encode("ascii").translate(_ASCII_KEEP_SEP).split()
-    tokens: list[bytes] = []
-    for text in chunk:
-        tokens += _tokenize_utf8(text)
-        tokens.append(_SEP)
-    tokens.pop()
-    return tokens
-
-
-def _tokenize_corpus(
-    texts: list[str],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
-    """Tokenize all texts into a doc-major sparse matrix.
-
-    Returns ``(doc_len, doc_indptr, doc_terms, doc_tf, terms)``: each document's token count,
-    its distinct terms with their counts, and the terms (UTF-8) in order of first appearance;
-    ``doc_terms`` holds indices into ``terms``.
-    """
-    n_docs = len(texts)
-    vocab: defaultdict[bytes, int] = defaultdict(count().__next__)
-    sep_id = vocab[_SEP]  # id 0, so terms are numbered from 1 below
-    doc_len = np.empty(n_docs, dtype=np.int64)
-    nnz_parts: list[np.ndarray] = []
-    term_parts: list[np.ndarray] = []
-    tf_parts: list[np.ndarray] = []
-    for start in range(0, n_docs, _CHUNK_DOCS):
-        chunk = texts[start : start + _CHUNK_DOCS]
-        tokens = _chunk_tokens(chunk)
-        ids = np.frombuffer(array("i", map(vocab.__getitem__, tokens)), dtype=np.intc)
-        del tokens
-        is_sep = ids == sep_id
-        rows = np.cumsum(is_sep, dtype=np.int32)
-        keep = ~is_sep
-        rows, ids = rows[keep], ids[keep]
-        doc_len[start : start + len(chunk)] = np.bincount(rows, minlength=len(chunk))
-        m = sp.csr_matrix(
-            (np.ones(len(ids), dtype=np.int32), (rows, ids - 1)),
-            shape=(len(chunk), max(len(vocab) - 1, 1)),
-        )
-        m.sum_duplicates()
-        nnz_parts.append(np.diff(m.indptr))
-        term_parts.append(m.indices.astype(np.int32, copy=False))
-        tf_parts.append(m.data.astype(_small_uint(int(m.data.max(initial=0)))))
-    doc_indptr = np.zeros(n_docs + 1, dtype=np.int64)
-    np.cumsum(np.concatenate(nnz_parts), out=doc_indptr[1:])
-    terms = list(vocab)[1:]
-    del vocab
-    max_tf = max(int(part.max(initial=0)) for part in tf_parts)
-    doc_terms = _concatenate_freeing(term_parts, np.dtype(np.int32))
-    doc_tf = _concatenate_freeing(tf_parts, np.dtype(_small_uint(max_tf)))
-    return doc_len, doc_indptr, doc_terms, doc_tf, terms
-
-
-def _small_uint(max_value: int) -> type[np.unsignedinteger[Any]]:
-    """Return the smallest unsigned dtype holding 0..max_value (max_value < 2**32)."""
-    return np.uint8 if max_value < 1 << 8 else np.uint16 if max_value < 1 << 16 else np.uint32
-
-
-def _concatenate_freeing(parts: list[np.ndarray], dtype: np.dtype[Any]) -> np.ndarray:
-    """Concatenate ``parts`` (emptying the list as it goes, so peak memory stays ~1x)."""
-    out = np.empty(sum(len(p) for p in parts), dtype=dtype)
-    pos = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[pos : pos + len(part)] = part
-        pos += len(part)
-    return out
 
 
 def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
@@ -345,19 +156,19 @@ class BM25:
         self._build(texts)
         self._doc_rank = _doc_rank(doc_ids)
         self._doc_ids: Sequence[str] = tuple(doc_ids)
-        self._doc_id_store: _StrArray | None = None
+        self._doc_id_store: StrArray | None = None
 
     def _build(self, texts: list[str]) -> None:
         """Tokenize ``texts`` and fill the inverted index arrays."""
         n_docs = len(texts)
-        doc_len, doc_indptr, doc_terms, doc_tf, terms = _tokenize_corpus(texts)
+        doc_len, doc_indptr, doc_terms, doc_tf, terms = tokenize_corpus(texts)
         n_terms = len(terms)
         total = int(doc_len.sum())
         self.avgdl = total / n_docs
 
         # Renumber terms in sorted order (UTF-8 byte order is code point order, like str's).
         order = sorted(range(n_terms), key=terms.__getitem__)
-        self._vocab = _StrArray.from_bytes([terms[i] for i in order])
+        self._vocab = StrArray.from_bytes([terms[i] for i in order])
         self._vocab_prefix = self._vocab.prefixes()
         del terms
         remap = np.empty(n_terms, dtype=np.int32)
@@ -643,7 +454,7 @@ class BM25:
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
         if self._doc_id_store is None:
-            self._doc_id_store = _StrArray.from_strings(self._doc_ids)
+            self._doc_id_store = StrArray.from_strings(self._doc_ids)
         arrays = {
             "indptr": self._indptr,
             "postings_doc": self._postings_doc,
@@ -707,9 +518,9 @@ class BM25:
         self._dense_terms = arrays["dense_terms"]
         self._dense_rows = arrays["dense_rows"]
         self._dense_row_of = {int(t): row for row, t in enumerate(self._dense_terms.tolist())}
-        self._vocab = _StrArray(arrays["vocab_bytes"], arrays["vocab_offsets"])
+        self._vocab = StrArray(arrays["vocab_bytes"], arrays["vocab_offsets"])
         self._vocab_prefix = arrays["vocab_prefix"]
-        self._doc_id_store = _StrArray(arrays["doc_id_bytes"], arrays["doc_id_offsets"])
+        self._doc_id_store = StrArray(arrays["doc_id_bytes"], arrays["doc_id_offsets"])
         self._doc_ids = self._doc_id_store
         n_docs, n_terms = int(params["n_docs"]), int(params["n_terms"])
         consistent = (

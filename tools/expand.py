@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, cast
 
-from tools.bm25 import tokenize
+from tools.bm25_tokens import tokenize
 
 
 @lru_cache(maxsize=65536)

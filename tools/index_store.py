@@ -13,7 +13,7 @@ import fcntl
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,8 +26,6 @@ from tools.stored_corpus import StoredCorpus, StoredPassages
 
 FORMAT = "agentic-rag-index"
 VERSION = 1
-Progress = Callable[[int, int, str], None]
-"""Called with (files done, files in all, current file) while a folder is read."""
 
 
 class IndexStoreError(ValueError):

@@ -37,7 +37,7 @@ beside this module; ``hotpotqa-dev`` and ``hotpotqa-hard`` are built from the Ho
 ``hotpotqa/`` by `load_hotpotqa`, which pools all paragraphs of a file into one corpus.
 
 `Dataset`, `Question` and `DatasetError` are defined in `evals.datasets.dataset`, the HotpotQA
-reader in `evals.datasets.hotpotqa`; both are re-exported here.
+reader in `evals.datasets.hotpotqa`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ from evals.datasets.hotpotqa import (
     HOTPOT_CORPORA,
     HOTPOT_DATASETS,
     HOTPOT_SPLITS,
-    ParagraphPool,
     load_hotpotqa,
     split_dataset,
 )
@@ -321,14 +320,4 @@ def _check_references(
             )
 
 
-__all__ = [
-    "BUILTIN_DATASETS",
-    "HOTPOT_CORPORA",
-    "Dataset",
-    "DatasetError",
-    "ParagraphPool",
-    "Question",
-    "load_dataset",
-    "load_hotpotqa",
-    "read_dataset_file",
-]
+__all__ = ["BUILTIN_DATASETS", "load_dataset", "read_dataset_file"]

@@ -86,7 +86,7 @@ def run_flow(
     if graph.get_state(config).values:
         raise ValueError(f"thread {thread_id!r} already exists; use a new thread id")
     graph.invoke({"request": request}, with_kind(config), durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
 def resume_flow(
@@ -119,7 +119,7 @@ def resume_flow(
         data=load(),
     )
     graph.invoke(Command(resume=value), with_kind(config), durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
 def continue_flow(
@@ -145,10 +145,10 @@ def continue_flow(
     if not snapshot.next:
         raise ResumeError(f"thread {thread_id!r} has finished; there is nothing to continue")
     graph.invoke(None, with_kind(config), durability=durability)
-    return result_of(graph, thread_id)
+    return flow_result(graph, thread_id)
 
 
-def result_of(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
+def flow_result(graph: CompiledStateGraph, thread_id: str) -> dict[str, Any]:
     """Read a thread's state into the plain result dict (a paused thread is "escalated")."""
     snapshot = graph.get_state(flow_config(thread_id))
     values = snapshot.values
@@ -184,7 +184,7 @@ __all__ = [
     "continue_flow",
     "flow_config",
     "flow_for",
-    "result_of",
+    "flow_result",
     "resume_flow",
     "run_flow",
 ]

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessageChunk, AnyMessage, ToolMessage
 from graph.agent.messages import asked_in, message_text
 from graph.agent.question import printable
 from graph.agent.transcript import current_turn
-from graph.app.trace import INDENT, model_steps, render_step
+from graph.app.render_trace import INDENT, model_steps, render_step
 
 OnLines = Callable[[list[str]], None]
 """Prints whole lines (a finished step)."""

@@ -7,8 +7,9 @@ refused with one line (`ThreadBusy`) instead.
 
 - SQLite: a POSIX byte-range lock (`fcntl.lockf`) on `<db>.locks`, one byte per thread
   (placed by a hash of its id). The kernel drops it when the process dies, SIGKILL included.
-- PostgreSQL: a session advisory lock keyed by the same hash, on the saver's connection; it
-  goes with the connection when the process dies.
+- PostgreSQL: a session advisory lock keyed by the same hash, on the saver's connection (or,
+  for a saver on a pool, one pool connection held for the run); it goes with the connection
+  when the process dies.
 - Within one process (any store), a registry of held threads, since POSIX and advisory
   locks do not exclude two holders in the same process.
 """
@@ -20,13 +21,13 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.app.persistence import CheckpointerError
+from graph.app.store_error import CheckpointerError
 
 LOCK_SUFFIX = ".locks"
 BUSY = (
@@ -137,19 +138,44 @@ def _is_postgres(checkpointer: BaseCheckpointSaver) -> bool:
 
 @contextmanager
 def _advisory_lock(checkpointer: Any, thread_id: str) -> Iterator[None]:
-    """A session advisory lock for the thread on the saver's own connection."""
+    """A session advisory lock for the thread, taken and released on one connection."""
     key = lock_key(thread_id)
-    if not _advisory(checkpointer, "SELECT pg_try_advisory_lock(%s) AS ok", key):
-        raise ThreadBusy(BUSY.format(thread=thread_id))
-    try:
-        yield
-    finally:
-        _advisory(checkpointer, "SELECT pg_advisory_unlock(%s) AS ok", key)
+    with _lock_connection(checkpointer) as ask:
+        if not ask("SELECT pg_try_advisory_lock(%s)", key):
+            raise ThreadBusy(BUSY.format(thread=thread_id))
+        try:
+            yield
+        finally:
+            ask("SELECT pg_advisory_unlock(%s)", key)
 
 
-def _advisory(checkpointer: Any, query: str, key: int) -> bool:
-    """Run one advisory-lock query on the saver's connection; its boolean result."""
-    with checkpointer._cursor() as cur:  # takes the saver's own lock
-        cur.execute(query, (key,))
-        row = cur.fetchone()
-    return bool(row and (row["ok"] if isinstance(row, dict) else row[0]))
+Ask = Callable[[str, int], bool]
+"""Runs one advisory-lock query with its key; the query's boolean result."""
+
+
+@contextmanager
+def _lock_connection(checkpointer: Any) -> Iterator[Ask]:
+    """The connection a PostgresSaver's run lock lives on, for as long as the lock is held.
+
+    A saver on one connection (what `open_checkpointer` makes) lends it through its public
+    `conn`, under its own `lock` so no query of the saver's interleaves; a saver on a pool gets
+    one of the pool's connections, held until the lock is released (a session lock belongs
+    to the connection that took it).
+    """
+    from psycopg_pool import ConnectionPool
+
+    conn, guard = checkpointer.conn, checkpointer.lock
+    if isinstance(conn, ConnectionPool):
+        with conn.connection() as held:
+            yield lambda query, key: _ask(held, query, key)
+        return
+    yield lambda query, key: _ask(conn, query, key, guard)
+
+
+def _ask(conn: Any, query: str, key: int, guard: AbstractContextManager[Any] | None = None) -> bool:
+    """Run one advisory-lock query on `conn` (inside `guard` if given); its boolean result."""
+    with guard if guard is not None else nullcontext():
+        row = conn.execute(query, (key,)).fetchone()
+    if isinstance(row, dict):
+        return bool(next(iter(row.values()), False))
+    return bool(row and row[0])

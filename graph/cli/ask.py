@@ -46,7 +46,7 @@ def demo(db: str | None) -> None:
     """Run the three seed goals (multi-hop, no retrieval, routing) with the offline policy."""
     from graph.agent.transcript import current_turn
     from graph.app.corpus_specs import demo_retriever
-    from graph.app.trace import render_goal, render_result
+    from graph.app.render_trace import render_goal, render_result
 
     with user_errors():
         retriever, embed_line = demo_retriever()
@@ -156,8 +156,8 @@ def ask(
     """Ask a question; prints the trace and the answer."""
     from graph.agent.transcript import current_turn
     from graph.app.persistence import check_thread_id
+    from graph.app.render_trace import render_goal, render_result
     from graph.app.session import new_thread_id
-    from graph.app.trace import render_goal, render_result
     from graph.cli.support import interrupted_hint
     from graph.cli.thread_session import thread_session
 

@@ -102,7 +102,7 @@ def print_metrics(
     from rich.console import Console
     from rich.table import Table
 
-    from evals.report import format_metric, metrics_for
+    from evals.report_data import format_metric, metrics_for
 
     table = Table("metric", *(safe_markup(label) for label in labels))
     for column in table.columns[1:]:
@@ -116,7 +116,8 @@ def write_comparison(
     out: Path, dataset: str, labels: Sequence[str], names: Sequence[str], runs: Sequence[Any]
 ) -> Path:
     """Write ``compare.md``: the metrics side by side and a link to each model's report."""
-    from evals.report import format_metric, md_cell, md_text, metrics_for, summary_of
+    from evals.report import md_cell, md_text
+    from evals.report_data import format_metric, metrics_for, summary_of
     from evals.runner import compare_retrieval
 
     summaries = [summary_of(run.records) for run in runs]
@@ -238,7 +239,8 @@ def eval_command(
     except ValueError as error:
         raise click.ClickException(" ".join(str(error).split())) from None
 
-    from evals.report import EvalRun, summary_of, write_report
+    from evals.report import write_report
+    from evals.report_data import EvalRun, summary_of
     from evals.runner import compare_retrieval, new_run_id, run_dataset
     from graph.app.persistence import agent_home, open_checkpointer
     from graph.models import load_model

@@ -236,7 +236,10 @@ def compare_flow(limit: int | None, model: str, rounds: int, checkpointer_kind: 
     from rich.console import Console
     from rich.progress import Progress
 
-    from evals.flow_compare import SYSTEMS, compare, load_requests, rich_table, spread
+    from evals.flow_compare.compare import compare
+    from evals.flow_compare.request_set import load_requests, spread
+    from evals.flow_compare.systems import SYSTEMS
+    from evals.flow_compare.tables import rich_table
     from graph.models import load_model
 
     err = Console(stderr=True)

@@ -59,9 +59,9 @@ def replay(
     thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
-    from graph.app.flow_runs import flow_for, result_of
+    from graph.app.flow_runs import flow_for, flow_result
     from graph.app.persistence import check_thread_id
-    from graph.app.trace import iter_turns, render_turn
+    from graph.app.render_trace import iter_turns, render_turn
     from graph.cli.flow import flow_thread_state, render_flow
 
     if fork_step is not None:
@@ -73,7 +73,7 @@ def replay(
         return
     with session(db, model=model, read_only=True) as agent, user_errors():
         if flow_thread_state(agent.checkpointer, check_thread_id(thread_id)) is not None:
-            echo_lines(render_flow(result_of(flow_for(agent.checkpointer), thread_id)))
+            echo_lines(render_flow(flow_result(flow_for(agent.checkpointer), thread_id)))
             return
         messages = agent.messages(thread_id)
         turns = list(iter_turns([m for m in messages if m.type != "system"]))
@@ -89,7 +89,7 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     from langchain_core.messages import ToolMessage
 
     from graph.agent.transcript import current_turn
-    from graph.app.trace import model_steps, render_goal, render_result, render_step
+    from graph.app.render_trace import model_steps, render_goal, render_result, render_step
 
     messages = agent.messages(thread_id)
     agent.check_fork(thread_id, fork_step, chosen.max_steps)
@@ -136,7 +136,7 @@ def resume(
 ) -> None:
     """Finish a crashed agent or flow thread, or (--with VALUE) a flow thread paused for a human."""
     from graph.agent.transcript import current_turn
-    from graph.app.trace import render_result
+    from graph.app.render_trace import render_result
     from graph.cli.flow import continue_flow_thread, refuse_flow_thread, resume_flow_thread
 
     if value is not None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from corpora.field_service import FAULT_CODE_RE, FieldServiceData, family_of
 from graph.flow.state import HumanDecision
-from tools.field_service import AMBIGUITY_FLOOR
+from tools.field_service_decisions import AMBIGUITY_FLOOR
 
 RESUME_HELP = (
     'resume with a fault code (e.g. "F-109") to continue from the part stage, '

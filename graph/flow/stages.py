@@ -17,8 +17,9 @@ from corpora.field_service import FAMILY_RE, VARIANT_RE, FieldServiceData, famil
 from graph.flow.retry import TransientStageError, is_transient
 from graph.flow.tools import FlowTools, call_tool
 from graph.flow.transitions import Stage
-from tools import field_service as fs
-from tools.bm25 import tokenize
+from tools import field_service_decisions as decisions
+from tools.bm25_tokens import tokenize
+from tools.field_service_lookups import PassageHit
 
 StageResult = tuple[bool, str, dict[str, Any]]
 """What a stage returns: whether it succeeded, one line on what happened, its state update."""
@@ -137,12 +138,12 @@ class FlowStages:
 
     def diagnose(self, state: Mapping[str, Any], run: int) -> StageResult:
         """Score the fault codes the tickets point to; refuse to guess between near-ties."""
-        dx = fs.diagnose(state.get("symptom") or "", state.get("tickets") or [])
+        dx = decisions.diagnose(state.get("symptom") or "", state.get("tickets") or [])
         update: dict[str, Any] = {"top_faults": dx["top"], "diagnosis_margin": dx["margin"]}
         if dx["ambiguous"]:
             top = [(code, score) for code, score in dx["top"][:2]]
             update["fault_code"] = None
-            return False, AMBIGUOUS.format(floor=fs.AMBIGUITY_FLOOR, top=top), update
+            return False, AMBIGUOUS.format(floor=decisions.AMBIGUITY_FLOOR, top=top), update
         update["fault_code"] = dx["fault_code"]
         return True, f"{dx['fault_code']} (margin {dx['margin']:.2f})", update
 
@@ -151,7 +152,7 @@ class FlowStages:
         code, variant = state.get("fault_code"), state.get("model_variant")
         if code is None or variant is None:
             return False, "no fault code or variant to choose a part for", {"part_no": None}
-        part_no = fs.select_part(code, variant, self.data)
+        part_no = decisions.select_part(code, variant, self.data)
         if part_no is None:
             family = family_of(variant)
             fits = sorted({v for p in self.data.parts.values() if p["fixes"] == code
@@ -176,7 +177,7 @@ class FlowStages:
         if not result.get("ok", False):
             return False, f"check_availability returned an error: {result.get('error')}", {}
         try:
-            source = fs.sourcing(str(part_no), self.data)
+            source = decisions.sourcing(str(part_no), self.data)
         except KeyError as exc:
             return False, f"no sourcing for {part_no}: {exc}", {}
         detail = (
@@ -217,7 +218,7 @@ class FlowStages:
         update = {"citation": citation, "answer": answer, "outcome": "answered", "reason": ""}
         return True, note, update
 
-    def _cite(self, variant: str, code: str, run: int) -> tuple[fs.PassageHit | None, str]:
+    def _cite(self, variant: str, code: str, run: int) -> tuple[PassageHit | None, str]:
         """Find a manual passage about ``code``; a failure here only degrades the answer."""
         family = family_of(variant)
         fault = self.data.faults[code]["name"]

@@ -9,7 +9,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from tools.field_service import Availability, PassageHit, TicketHit
+from tools.field_service_lookups import Availability, PassageHit, TicketHit
 
 Outcome = Literal["answered", "escalated", "aborted"]
 """How a request ended: served, handed to a human, or refused."""

@@ -20,7 +20,7 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
-from tools import field_service as fs
+from tools import field_service_lookups as lookups
 
 Tool = BaseTool | Callable[..., Any]
 """A LangChain tool or a plain callable returning the tool's structured result."""
@@ -30,11 +30,11 @@ Tool = BaseTool | Callable[..., Any]
 class FlowTools:
     """The tools the flow calls; defaults are the domain functions the real tools wrap."""
 
-    search_tickets: Tool = field(default_factory=lambda: fs.find_tickets)
+    search_tickets: Tool = field(default_factory=lambda: lookups.find_tickets)
     """``search_tickets(model_variant, symptom, limit)`` -> ``TicketSearch``."""
-    check_availability: Tool = field(default_factory=lambda: fs.lookup_availability)
+    check_availability: Tool = field(default_factory=lambda: lookups.lookup_availability)
     """``check_availability(part_no)`` -> ``Availability``."""
-    search_manual: Tool = field(default_factory=lambda: fs.find_manual_passages)
+    search_manual: Tool = field(default_factory=lambda: lookups.find_manual_passages)
     """``search_manual(query, product_family, k)`` -> ``ManualSearch``."""
 
     @classmethod

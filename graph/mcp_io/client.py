@@ -251,4 +251,4 @@ async def _list_tools(session: ClientSession) -> list[types.Tool]:
     return tools
 
 
-__all__ = ["DEFAULT_TIMEOUT", "MCPClients", "MCPError", "Server", "TIMEOUT_ENV", "mcp_timeout"]
+__all__ = ["DEFAULT_TIMEOUT", "MCPClients", "Server", "TIMEOUT_ENV", "mcp_timeout"]

@@ -26,7 +26,8 @@ from typing import Any
 
 from mcp import types
 
-from graph.mcp_io.client import MCPClients, MCPError
+from graph.mcp_io.client import MCPClients
+from graph.mcp_io.errors import MCPError
 from graph.mcp_io.spec import ServerSpec, clean, parse_spec
 
 FLOW_TOOLS = ("search_tickets", "check_availability", "search_manual")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from html import escape
 from typing import Any, Literal
 
@@ -37,7 +37,8 @@ from langchain_mcp_adapters.tools import convert_mcp_tool_to_langchain_tool
 from mcp import types
 from pydantic import ConfigDict, SkipValidation
 
-from graph.mcp_io.client import MCPClients, MCPError, Server
+from graph.mcp_io.client import MCPClients, Server
+from graph.mcp_io.errors import MCPError
 from graph.mcp_io.spec import ServerSpec, clean, safe_name
 from tools.calculator import CALCULATOR_TOOL
 from tools.finish import FINISH_TOOL
@@ -284,11 +285,6 @@ def connect_tools(
         raise
 
 
-def mcp_names(tools: Sequence[BaseTool]) -> dict[str, str]:
-    """Local name -> ``server.tool`` for the MCP tools among ``tools`` (for listings)."""
-    return {t.name: f"{t.server}.{t.remote_name}" for t in tools if isinstance(t, MCPTool)}
-
-
 __all__ = [
     "MCPSearchTool",
     "MCPTool",
@@ -296,7 +292,6 @@ __all__ = [
     "connect_tools",
     "is_search",
     "local_name",
-    "mcp_names",
     "records_in",
     "server_tools",
 ]

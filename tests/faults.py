@@ -30,10 +30,6 @@ class RateLimited(Exception):
         self.retry_after = retry_after
 
 
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (TimeoutError, RateLimited)
-"""Exceptions that mean "try again", as raised by these wrappers."""
-
-
 def make_fault(kind: FaultKind, name: str, call: int) -> Exception:
     """Build the exception for failed call number ``call`` (1-based) of ``name``."""
     if kind == "timeout":
@@ -146,7 +142,6 @@ def flaky(
 
 
 __all__ = [
-    "TRANSIENT_ERRORS",
     "FaultKind",
     "FlakyCallable",
     "FlakyTool",

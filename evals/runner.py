@@ -37,9 +37,10 @@ from evals.saved_corpus import over_index
 from graph.agent.context import Context
 from graph.agent.messages import one_line
 from graph.agent.transcript import hits_of
+from graph.app.agent_threads import UnknownThread
 from graph.app.persistence import check_thread_id
 from graph.app.render_trace import iter_turns
-from graph.app.session import Session, UnknownThread
+from graph.app.session import Session
 from graph.app.thread_settings import DATASET_PREFIX
 from graph.models import default_model_spec, load_model
 from tools.finish import FINISH_TOOL

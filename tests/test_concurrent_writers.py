@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from graph.app.agent_threads import UnknownThread
 from graph.app.persistence import open_checkpointer
-from graph.app.session import Session, UnknownThread
+from graph.app.session import Session
 from graph.app.thread_lock import ThreadBusy, lock_key
 from graph.models.offline.model import PolicyModel
 

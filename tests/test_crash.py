@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
+from graph.app.agent_threads import UnknownThread
 from graph.app.persistence import open_checkpointer
-from graph.app.session import Session, UnknownThread
+from graph.app.session import Session
 
 pytestmark = pytest.mark.slow
 

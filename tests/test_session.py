@@ -15,8 +15,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.transcript import current_turn
+from graph.app.agent_threads import UnknownThread
 from graph.app.render_trace import render_result, render_turn
-from graph.app.session import Session, UnknownThread
+from graph.app.session import Session
 from tools.search import SearchTool
 
 NOTES = Path(__file__).parents[1] / "evals" / "datasets" / "notes.jsonl"

@@ -17,10 +17,11 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.graph import build_agent
+from graph.app.agent_threads import NotAnAgentThread
 from graph.app.flow_runs import flow_config, flow_for, resume_flow, run_flow
 from graph.app.persistence import open_checkpointer
 from graph.app.router_runs import resume_router, run_router
-from graph.app.session import NotAnAgentThread, Session
+from graph.app.session import Session
 from graph.app.thread_list import list_threads
 from graph.app.thread_settings import AGENT, FLOW, ROUTER, kind_of
 from graph.cli.flow import flow_thread_state

@@ -158,9 +158,9 @@ def test_an_eval_rerun_skips_finished_questions_unless_asked(
 
 
 def test_each_graph_records_its_kind_and_the_agent_reads_it() -> None:
+    from graph.app.agent_threads import NotAnAgentThread
     from graph.app.flow_runs import run_flow
     from graph.app.router_runs import run_router
-    from graph.app.session import NotAnAgentThread
     from graph.router import build_router
 
     saver = InMemorySaver()

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from tools.bm25 import BM25, tokenize
+from tools.bm25 import BM25
+from tools.bm25_tokens import tokenize
 from tools.expand import expand_terms
 
 _WORD_RE = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")

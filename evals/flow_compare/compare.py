@@ -24,7 +24,7 @@ from evals.flow_compare.systems import (
     builtin_runner,
     checkpointers,
 )
-from graph.agent.context import DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_MAX_STEPS
 
 
 def compare(

@@ -24,7 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Durability
 
-from graph.agent.context import DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_MAX_STEPS
 
 SYSTEMS: tuple[str, ...] = ("flow", "agent", "router")
 """The systems compared, in table order."""

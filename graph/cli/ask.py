@@ -155,9 +155,9 @@ def ask(
 ) -> None:
     """Ask a question; prints the trace and the answer."""
     from graph.agent.transcript import current_turn
+    from graph.app.agent_threads import new_thread_id
     from graph.app.persistence import check_thread_id
     from graph.app.render_trace import render_goal, render_result
-    from graph.app.session import new_thread_id
     from graph.cli.support import interrupted_hint
     from graph.cli.thread_session import thread_session
 

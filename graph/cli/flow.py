@@ -99,9 +99,9 @@ def flow(
     """Run the explicit field-service flow; prints the stage log and the answer (or escalation)."""
     from contextlib import ExitStack
 
+    from graph.app.agent_threads import new_thread_id
     from graph.app.flow_runs import run_flow
     from graph.app.persistence import check_thread_id, open_checkpointer
-    from graph.app.session import new_thread_id
 
     with user_errors(), ExitStack() as stack:
         if not request.strip():

@@ -40,8 +40,8 @@ def user_errors() -> Iterator[None]:
     import psycopg
 
     from corpora import CorpusError
+    from graph.app.agent_threads import UnknownThread
     from graph.app.persistence import describe_store_error
-    from graph.app.session import UnknownThread
     from graph.app.store_error import CheckpointerError
     from graph.models import ModelSpecError
 

@@ -24,8 +24,6 @@ from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.question import check_question
 from graph.app.agent_threads import (
-    NotAnAgentThread,
-    UnknownThread,
     agent_thread_config,
     mid_run,
     new_thread_id,
@@ -330,11 +328,4 @@ class Session:
         return self.result(thread_id)
 
 
-__all__ = [  # the session API: what it raises and the thread helpers its callers use
-    "RESULT_KEYS",
-    "NotAnAgentThread",
-    "Session",
-    "UnknownThread",
-    "mid_run",
-    "new_thread_id",
-]
+__all__ = ["RESULT_KEYS", "Session"]

@@ -23,8 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("graph", "tools", "corpora", "evals")
 USERS = (*PRODUCT, "benchmarks")
 """Where product code is used: the packages themselves and the benchmark scripts."""
-ELSEWHERE = ("graph.models", "tools.search")
-"""Being restructured on another branch when these checks were written; checked after merge."""
 PUBLIC_API = {
     "graph.app.takehome.run_agent": "seed 004's run_agent contract",
     "tools.bm25.recall_at_k": "seed 004's BM25 contract",
@@ -89,11 +87,6 @@ def is_public(name: str) -> bool:
     return not name.startswith("_")
 
 
-def is_elsewhere(module: str) -> bool:
-    """Whether `module` is in the part of the tree another branch is restructuring."""
-    return any(module == prefix or module.startswith(prefix) for prefix in ELSEWHERE)
-
-
 def test_product_code_is_used_by_product_code() -> None:
     users = sources(USERS)
     config = (ROOT / "langgraph.json").read_text() + (ROOT / "pyproject.toml").read_text()
@@ -102,7 +95,7 @@ def test_product_code_is_used_by_product_code() -> None:
     }
     unused = []
     for module, (_, tree) in sources(PRODUCT).items():
-        if is_elsewhere(module) or module.endswith("__main__"):
+        if module.endswith("__main__"):
             continue
         for name in filter(is_public, defined(tree)):
             if f"{module}.{name}" in PUBLIC_API or re.search(rf"\b{name}\b", config):
@@ -120,7 +113,7 @@ def test_names_are_imported_from_the_module_that_defines_them() -> None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom) or node.level or node.module not in product:
                 continue
-            if node.module in facades or is_elsewhere(node.module):
+            if node.module in facades:
                 continue
             names = defined(product[node.module][1])
             for alias in node.names:
@@ -132,7 +125,7 @@ def test_names_are_imported_from_the_module_that_defines_them() -> None:
 def test_all_lists_only_what_the_module_defines() -> None:
     extra = []
     for module, (path, tree) in sources(PRODUCT).items():
-        if path.name == "__init__.py" or is_elsewhere(module):
+        if path.name == "__init__.py":
             continue
         names = defined(tree)
         listed = names.get("__all__")

@@ -1,10 +1,11 @@
 """Reading the results of earlier calls: their records, and the leading finding among them.
 
-`result_of` reads an observation as a `Result` (its artifact, else its hits). A result that is
-a list of records is read for its *leading finding* (`find_lead`): the value of a categorical
-identifier field (not the records' id, not an echo of an argument) with the strongest evidence
-(its best record's score, or rank), with the records that support it. Nothing here knows a
-domain: fields are recognised by their names and by the shape of their values.
+`observation_result` reads an observation as a `Result` (its artifact, else its hits). A
+result that is a list of records is read for its *leading finding* (`find_lead`): the value of
+a categorical identifier field (not the records' id, not an echo of an argument) with the
+strongest evidence (its best record's score, or rank), with the records that support it.
+Nothing here knows a domain: fields are recognised by their names and by the shape of their
+values.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def records_of(data: Any) -> tuple[str, list[dict[str, Any]]]:
     return "", []
 
 
-def result_of(observation: Observation) -> Result:
+def observation_result(observation: Observation) -> Result:
     """An observation read as structured data (its artifact, else its hits)."""
     data = getattr(observation, "artifact", None)
     if data is None and observation.hits:

@@ -47,7 +47,7 @@ from graph.models.offline.findings import (
     error_text,
     find_lead,
     mentions,
-    result_of,
+    observation_result,
     shorten,
 )
 from graph.models.offline.schemas import (
@@ -103,7 +103,7 @@ class StructuredController:
 
     def read(self, request: str, observations: Sequence[Observation]) -> Plan:
         """The request, every result so far, and the leading finding among them."""
-        plan = Plan(request=request, results=[result_of(o) for o in observations])
+        plan = Plan(request=request, results=[observation_result(o) for o in observations])
         for result in plan.results:
             if result.ok:
                 plan.lead = find_lead(result)

@@ -1,7 +1,6 @@
 """`agent eval`: run a dataset through the agent, print the metrics, write the reports.
 
-Registered on the `agent` group at the bottom of `graph.cli.main`; the shared helpers come from
-`graph.cli.support`.
+`graph.cli.main` adds it to the `agent` group; the shared helpers come from `graph.cli.support`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Commands for the flow: ``agent flow``, ``agent compare-flow``, and ``agent resume --with``.
 
-``graph.cli.main`` registers ``flow`` and ``compare_flow`` and calls ``resume_flow_thread``,
-``continue_flow_thread`` and ``refuse_flow_thread`` from its ``resume`` command. Heavy
+``graph.cli.main`` adds ``flow`` and ``compare_flow`` to the group; ``agent resume``
+(``graph.cli.threads``) calls ``resume_flow_thread``, ``continue_flow_thread`` and
+``refuse_flow_thread``. Heavy
 imports happen inside the commands; the helpers shared with the other commands come from
 ``graph.cli.support``.
 """

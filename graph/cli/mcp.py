@@ -1,6 +1,6 @@
 """``agent mcp serve``: the project's tools over the Model Context Protocol.
 
-Registered in ``graph.cli.main`` with one line. Over stdio, standard output is the protocol
+``graph.cli.main`` adds it to the group. Over stdio, standard output is the protocol
 channel, so nothing else is printed there; messages go to standard error.
 """
 

@@ -15,7 +15,7 @@ from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.app.render_trace import model_steps
 from graph.models.offline.reading import answer_type
-from graph.models.offline.short_answers import choice_options, question_form
+from graph.models.offline.short_answers import choice_options, number_in, question_form
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -100,3 +100,30 @@ def test_the_sentence_that_answers_is_chosen_not_the_first_of_the_passage() -> N
     state, _ = run("what does same-day delivery cost?")
     assert "12 euros" in state["answer"] and "Standard delivery" not in state["answer"]
     assert state["citations"] == ["v4"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "answer"),
+    [
+        (
+            "The Orrin kettle comes with a two-year guarantee.",
+            "How long is the guarantee?",
+            "two-year",
+        ),
+        (
+            "Every Tallis plan starts with a 30-day trial period.",
+            "How long is the trial?",
+            "30-day",
+        ),
+        (
+            "The Orrin kettle has a two-year limited guarantee.",
+            "What guarantee has it?",
+            "two-year",
+        ),
+        ("Tallis trials last 30 days.", "How long are Tallis trials?", "30 days"),
+    ],
+)
+def test_a_number_joined_to_its_unit_by_a_hyphen_keeps_the_unit(
+    sentence: str, question: str, answer: str
+) -> None:
+    assert number_in(sentence, question) == answer

@@ -33,6 +33,8 @@ NUMBER_SPAN_RE = re.compile(
     r"|\d[\d,]*(?:\.\d+)?(?:\s*(?:to|-|–)\s*\d[\d,]*(?:\.\d+)?)?"
     r"(?:\s+(?:million|billion|thousand|hundred))?",
 )
+HYPHEN_UNIT_RE = re.compile(r"-[A-Za-z]+\b")
+"""A unit joined to its number by a hyphen ("two-year", "30-day"): one word, kept whole."""
 QUANTITY_RE = re.compile(r"\bhow (many|much|long|old|far|often|tall|big|large)\b", re.I)
 """A question asking for a quantity, whose answer keeps the number's unit ("16 weeks")."""
 YEAR_RE = re.compile(r"\b(1\d{3}|20\d{2})\b")
@@ -118,6 +120,9 @@ def number_in(sentence: str, known: str) -> str | None:
     if not spans:
         return None
     start, text = min(spans)
+    joined = HYPHEN_UNIT_RE.match(sentence, start + len(text))
+    if joined:  # "a two-year guarantee": the unit is part of the word, and what follows is not
+        return text + joined.group(0)
     if QUANTITY_RE.search(known):  # "how long": "16 weeks", not "16"
         following = re.match(rf"(?:\s+[a-z]+\b){{1,{UNIT_WORDS}}}", sentence[start + len(text) :])
         for word in following.group(0).split() if following else []:

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
-from langchain_core.tools import tool
+from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
+from pydantic import BaseModel
 
 from corpora import Corpus, Passage, load_builtin
 from graph.agent.budget import recursion_limit_for, run_config
@@ -24,7 +25,9 @@ from graph.app.render_trace import count_retrievals
 from graph.common.chat import is_answer_message
 from graph.models.scripted import ScriptedModel
 from tools import builtin_index, default_tools
+from tools.finish import finish as finish_tool
 from tools.search import make_search_tool
+from tools.search_protocol import Evidence
 
 if TYPE_CHECKING:
     from conftest import ModelInputs, ToolRuns
@@ -267,6 +270,47 @@ def test_a_repeated_query_is_not_run_again(scripted: Scripted, tool_runs: ToolRu
     assert result["retrieved"] == {"search_notes": [h["id"] for h in first.artifact]}
     assert count_retrievals(current_turn(transcript(agent))) == 1
     assert result["steps"] == 3
+
+
+class LookupArgs(BaseModel):
+    query: str
+
+
+class Lookup(BaseTool):
+    """A search tool not named search_... (as an MCP server's may be): a SearchSource."""
+
+    name: str = "lookup_kb"
+    description: str = "Look things up in the knowledge base."
+    args_schema: type[BaseModel] = LookupArgs
+    collection: str = "kb"
+
+    def _run(self, query: str) -> str:
+        return f"kb result for {query}"
+
+    def evidence(self, query: str) -> Evidence:
+        return Evidence(text=self.description)
+
+    def term_weight(self, term: str) -> float:
+        return 1.0
+
+
+def test_the_repeat_rule_covers_a_search_source_with_any_name(
+    scripted: Scripted, tool_runs: ToolRuns
+) -> None:
+    agent = build_agent(
+        model=scripted(
+            ("lookup_kb", {"query": "Atlas owner"}),
+            ("lookup_kb", {"query": " atlas OWNER"}),
+            finish("x", []),
+        ),
+        tools=[Lookup(), finish_tool],
+        checkpointer=InMemorySaver(),
+    )
+    run(agent, thread_id="t1", callbacks=[tool_runs])
+    first, repeat, _ = tool_messages(transcript(agent))
+    assert first.status == "success" and repeat.status == "error"
+    assert repeat.content.startswith("Not run again") and "lookup_kb" in repeat.content
+    assert [name for name, _ in tool_runs.runs] == ["lookup_kb"]
 
 
 def test_the_same_query_to_another_tool_is_run(scripted: Scripted, tool_runs: ToolRuns) -> None:

@@ -12,6 +12,7 @@ from langgraph.types import Command
 
 from graph.agent.context import Context
 from graph.agent.transcript import find_earlier_search, is_search_call, search_page
+from tools.search_protocol import SearchSource
 
 REPEATED_SEARCH = (
     "Not run again: {tool} was already searched for {query!r} at step {step}. "
@@ -40,7 +41,7 @@ def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage |
             tool_call_id=call["id"],
             status="error",
         )
-    if is_search_call(call):
+    if is_search_call(call) or _is_search_source_call(request):
         messages = request.state.get("messages", []) if isinstance(request.state, dict) else []
         args = call["args"]
         step = find_earlier_search(
@@ -64,6 +65,12 @@ def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage |
         ):  # the run's k: ToolNode drops injected arguments, so set it on a copy of the tool
             request = request.override(tool=tool.model_copy(update={"k": context.k}))
     return execute(request)
+
+
+def _is_search_source_call(request: ToolCallRequest) -> bool:
+    """A query to a search tool not named `search...` (an MCP server's, for one)."""
+    args = request.tool_call.get("args")
+    return isinstance(request.tool, SearchSource) and isinstance(args, dict) and "query" in args
 
 
 def _tool_names(request: ToolCallRequest) -> str:

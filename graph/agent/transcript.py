@@ -61,7 +61,8 @@ def find_earlier_search(
                 return None
             if (
                 call["name"] == tool_name
-                and is_search_call(call)
+                and isinstance(call.get("args"), dict)
+                and "query" in call["args"]
                 and normalize_query(call["args"]["query"]) == wanted
                 and search_page(call["args"]) == page
             ):

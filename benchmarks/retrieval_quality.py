@@ -1,14 +1,16 @@
 """Retrieval quality and cost of bm25, dense and hybrid, on real datasets, in one run.
 
-For hotpotqa-dev's two splits over its pooled paragraphs, the field-service manual and any
-dataset file given on the command line (`retrieval_tasks`):
+For hotpotqa-dev's two splits over its pooled paragraphs, the field-service manual (the
+reported requests, and the made-up tune split over the same pages) and any dataset file given
+on the command line (`retrieval_tasks`):
 
 1. single-shot retrieval with the question as the query: recall@2, recall@5 and nDCG@10
    (binary relevance: the supporting documents) for bm25, dense (all-MiniLM-L6-v2, exact
    top-k) and both hybrid fusions with the constants of `tools/hybrid.py` (chosen on tune data
    by `tune_fusion.py`; convex with its query-adaptive dense weight), plus convex with the
-   fixed weight 0.6 (before the adaptive rule) and both fusions as they were before any
-   tuning (convex over min-max scores with weight 0.5; RRF k=60 over the top 100);
+   weight falling linearly from 0.6 to 0.2 with the query's code share (the rule shipped
+   before), with the fixed weight 0.6 (before any code weight) and both fusions as they were
+   before any tuning (convex over min-max scores with weight 0.5; RRF k=60 over the top 100);
 2. cost: embedding throughput (passages/s, timed afresh on 512 passages: the vector cache in
    `.cache/` never supplies a timing), index build time (BM25 measured; dense = passages /
    throughput) and size on disk, query latency p50/p95 of each retriever, the model loaded
@@ -39,6 +41,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from langgraph.checkpoint.memory import InMemorySaver
@@ -47,12 +50,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from retrieval_tasks import (  # noqa: E402
+    ROOT,
     Task,
     cached_vectors,
     field_service_task,
     file_task,
     hotpot_tasks,
     ndcg_at,
+    paired_difference,
     recall_at,
     throughput,
 )
@@ -61,20 +66,25 @@ from tools.bm25 import BM25  # noqa: E402
 from tools.dense import DenseIndex, top_indices  # noqa: E402
 from tools.embeddings import default_embeddings  # noqa: E402
 from tools.expand import expand_query  # noqa: E402
-from tools.hybrid import ALPHA, convex, fuse, normalized, query_alpha, rrf  # noqa: E402
+from tools.hybrid import ALPHA, code_alpha, convex, fuse, normalized, rrf  # noqa: E402
+from tools.query_codes import code_share  # noqa: E402
 from tools.retrievers import IndexedCorpus  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "retrieval_quality.md"
+FIELD_SERVICE_TUNE = ROOT / "evals/datasets/field_service_tune.jsonl"
 Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray]
-"""(BM25 scores, cosine scores, tie-break rank, the query's adaptive weight) -> fused scores."""
+"""(BM25 scores, cosine scores, tie-break rank, the query's code share) -> fused scores."""
 FUSED: dict[str, Scorer] = {
-    "hybrid convex": lambda lx, sm, rank, alpha: fuse(lx, sm, "convex", rank, alpha),
-    "hybrid rrf": lambda lx, sm, rank, _alpha: fuse(lx, sm, "rrf", rank),
-    "convex, fixed weight": lambda lx, sm, rank, _alpha: fuse(lx, sm, "convex", rank, ALPHA),
-    "convex before tuning": lambda lx, sm, _rank, _alpha: convex(
+    "hybrid convex": lambda lx, sm, rank, share: fuse(lx, sm, "convex", rank, code_alpha(share)),
+    "hybrid rrf": lambda lx, sm, rank, _share: fuse(lx, sm, "rrf", rank),
+    "convex, linear code weight": lambda lx, sm, rank, share: fuse(
+        lx, sm, "convex", rank, ALPHA - (ALPHA - 0.2) * share
+    ),
+    "convex, fixed weight": lambda lx, sm, rank, _share: fuse(lx, sm, "convex", rank, ALPHA),
+    "convex before tuning": lambda lx, sm, _rank, _share: convex(
         normalized(lx, "minmax"), normalized(sm, "minmax"), 0.5
     ),
-    "rrf before tuning": lambda lx, sm, rank, _alpha: rrf(lx, sm, 60, 100, rank),
+    "rrf before tuning": lambda lx, sm, rank, _share: rrf(lx, sm, 60, 100, rank),
 }
 METHODS = ("bm25", "dense", *FUSED)
 
@@ -84,7 +94,15 @@ def dir_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
-def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float]], IndexedCorpus]:
+class Measured(NamedTuple):
+    """One task's rows (metric means and costs), each method's nDCG@10 per query, its index."""
+
+    rows: dict[str, dict[str, float]]
+    per_query: dict[str, list[float]]
+    indexed: IndexedCorpus
+
+
+def measure_task(task: Task, encoder: object) -> Measured:
     """Quality and cost rows for one task; also the hybrid-ready index for the agent runs."""
     texts = task.corpus.texts()
     t0 = time.perf_counter()
@@ -97,11 +115,12 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
         dense.save(Path(tmp) / "dense")
         bm25_size, dense_size = dir_size(Path(tmp) / "bm25"), dir_size(Path(tmp) / "dense")
     rows: dict[str, dict[str, float]] = {m: {"r2": 0, "r5": 0, "ndcg": 0} for m in METHODS}
+    per_query: dict[str, list[float]] = {m: [] for m in METHODS}
     latency: dict[str, list[float]] = {m: [] for m in (*METHODS, "embed", "product")}
     for query, relevant in task.queries:
         t0 = time.perf_counter()
         lexical = np.asarray(bm25.get_scores(expand_query(bm25, query) or query), np.float32)
-        alpha = query_alpha(bm25, query)  # the hybrid's query-adaptive weight, timed with BM25
+        share = code_share(bm25, query)  # the hybrid's query-adaptive weight, timed with BM25
         t_lex = time.perf_counter() - t0
         t0 = time.perf_counter()
         vector = encoder.encode([query])[0]  # type: ignore[attr-defined]
@@ -112,7 +131,7 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
         latency["embed"].append(t_embed * 1000)
         for method in METHODS:
             t0 = time.perf_counter()
-            ranked = _ranking(method, query, bm25, dense, lexical, semantic, alpha)
+            ranked = _ranking(method, query, bm25, dense, lexical, semantic, share)
             spent = time.perf_counter() - t0
             if method == "dense":
                 latency["product"].append((t_product + spent) * 1000)
@@ -122,7 +141,8 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
             latency[method].append((spent + extra) * 1000)
             rows[method]["r2"] += recall_at(ranked, relevant, 2)
             rows[method]["r5"] += recall_at(ranked, relevant, 5)
-            rows[method]["ndcg"] += ndcg_at(ranked, relevant)
+            per_query[method].append(ndcg_at(ranked, relevant))
+            rows[method]["ndcg"] += per_query[method][-1]
     n = len(task.queries)
     dense_build = len(texts) / rate
     for method in METHODS:
@@ -142,7 +162,7 @@ def measure_task(task: Task, encoder: object) -> tuple[dict[str, dict[str, float
         "embed_p50": embed_p50,
         "product_p50": product_p50,
     }
-    return rows, IndexedCorpus(task.corpus, bm25, dense, "hybrid")
+    return Measured(rows, per_query, IndexedCorpus(task.corpus, bm25, dense, "hybrid"))
 
 
 def _percentiles(ms: list[float]) -> tuple[float, float]:
@@ -158,13 +178,13 @@ def _ranking(
     dense: DenseIndex,
     lexical: np.ndarray,
     semantic: np.ndarray,
-    alpha: float,
+    share: float,
 ) -> list[str]:
     """The top 10 ids of one method (BM25 through its own search, the rest from the scores)."""
     if method == "bm25":
         return [d for d, _ in bm25.search(expand_query(bm25, query) or query, 10)]
     rank = dense.rank()
-    scores = semantic if method == "dense" else FUSED[method](lexical, semantic, rank, alpha)
+    scores = semantic if method == "dense" else FUSED[method](lexical, semantic, rank, share)
     return [dense.doc_ids[i] for i in top_indices(scores, 10, rank)]
 
 
@@ -194,14 +214,14 @@ def agent_recall(indexed: IndexedCorpus, limit: int) -> list[tuple[str, float, f
     return rows
 
 
-def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list) -> str:
+def render(results: list[tuple[Task, Measured]], agent: list) -> str:
     """The markdown tables."""
     lines = [
         "| dataset | retriever | recall@2 | recall@5 | nDCG@10 | query p50 ms | query p95 ms "
         "| build s | size MB |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for task, rows in results:
+    for task, (rows, _, _) in results:
         for method in METHODS:
             r = rows[method]
             lines.append(
@@ -209,13 +229,14 @@ def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list)
                 f"| {method} | {r['r2']:.3f} | {r['r5']:.3f} | {r['ndcg']:.3f} | {r['p50']:.1f} "
                 f"| {r['p95']:.1f} | {r['build']:.1f} | {r['size'] / 1e6:.1f} |"
             )
+    lines += ["", *paired_table(results)]
     lines += [
         "",
         "| dataset | embedding throughput (passages/s) | dense query: embedding p50 ms "
         "| dense query: exact top-k p50 ms |",
         "|---|---:|---:|---:|",
     ]
-    for task, rows in results:
+    for task, (rows, _, _) in results:
         info = rows["_"]
         lines.append(
             f"| {task.name} | {info['throughput']:.1f} | {info['embed_p50']:.1f} "
@@ -232,6 +253,26 @@ def render(results: list[tuple[Task, dict[str, dict[str, float]]]], agent: list)
         for retriever, recall, per_q in agent:
             lines.append(f"| {retriever} | {recall:.3f} | {per_q:.2f} | {recall / base:.2f}x |")
     return "\n".join(lines) + "\n"
+
+
+def paired_table(results: list[tuple[Task, Measured]]) -> list[str]:
+    """Shipped hybrid against the better single retriever, query by query (nDCG@10)."""
+    lines = [
+        "| dataset | hybrid convex vs | mean nDCG@10 difference | 95% interval "
+        "| queries better / worse / tied |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for task, (rows, per_query, _) in results:
+        single = max(("bm25", "dense"), key=lambda m: rows[m]["ndcg"])
+        hybrid, base = per_query["hybrid convex"], per_query[single]
+        mean, low, high = paired_difference(hybrid, base)
+        wins = sum(h > b + 1e-12 for h, b in zip(hybrid, base, strict=True))
+        losses = sum(h < b - 1e-12 for h, b in zip(hybrid, base, strict=True))
+        lines.append(
+            f"| {task.name} | {single} | {mean:+.3f} | {low:+.3f} to {high:+.3f} "
+            f"| {wins} / {losses} / {len(hybrid) - wins - losses} |"
+        )
+    return lines
 
 
 def thread_table(task: Task, encoder: object, queries: int = 60, passages: int = 128) -> str:
@@ -264,17 +305,18 @@ def main() -> None:
     encoder = default_embeddings()
     encoder.encode(["warm up the model before anything is timed"])
     print(f"model loaded in {time.perf_counter() - t0:.1f} s; load {load_before}", flush=True)
-    tasks = [*hotpot_tasks(args.questions), field_service_task()]
+    fs_tune = field_service_task(FIELD_SERVICE_TUNE, "field-service manual, tune split (in-sample)")
+    tasks = [*hotpot_tasks(args.questions), field_service_task(), fs_tune]
     tasks += [file_task(p, args.questions) for p in args.datasets]
     results = []
     hotpot_index = None
     for task in tasks:
         print(f"{task.name}: {len(task.corpus)} passages, {len(task.queries)} queries", flush=True)
-        rows, indexed = measure_task(task, encoder)
-        results.append((task, rows))
+        measured = measure_task(task, encoder)
+        results.append((task, measured))
         if task.name.startswith("hotpotqa-dev-test"):
-            hotpot_index = indexed
-        print(render([(task, rows)], []), flush=True)
+            hotpot_index = measured.indexed
+        print(render([(task, measured)], []), flush=True)
     agent_n = args.agent_questions or max(0, args.questions - 250)
     skip = args.skip_agent or hotpot_index is None or agent_n < 1
     agent = [] if skip else agent_recall(hotpot_index, agent_n)  # type: ignore[arg-type]

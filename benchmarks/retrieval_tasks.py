@@ -52,8 +52,15 @@ def hotpot_tasks(limit: int) -> list[Task]:
     return tasks
 
 
-def field_service_task() -> Task:
-    """The field-service manual; a request's relevant pages list its expected fault code."""
+def field_service_task(
+    requests: Path = ROOT / "evals/datasets/field_service_requests.jsonl",
+    name: str = "field-service manual",
+) -> Task:
+    """The field-service manual; a request's relevant pages list its expected fault code.
+
+    The reported `requests` by default; ``evals/datasets/field_service_tune.jsonl`` is the
+    made-up tune split over the same manual (`tune_fusion.py`).
+    """
     data = load_field_service()
     passages = tuple(
         Passage(id=p["id"], text=p["text"], title=f"{p['doc_title']}, {p['section']}")
@@ -63,14 +70,13 @@ def field_service_task() -> Task:
     for page in data.manual:
         for code in page["fault_codes"]:
             by_code.setdefault(code, set()).add(page["id"])
-    path = ROOT / "evals/datasets/field_service_requests.jsonl"
     queries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in requests.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         code = (row.get("expected") or {}).get("fault_code")
         if code in by_code:
             queries.append((row["request"], by_code[code]))
-    return Task("field-service manual", Corpus("manual", passages), queries)
+    return Task(name, Corpus("manual", passages), queries)
 
 
 def file_task(path: str, limit: int) -> Task:
@@ -92,6 +98,21 @@ def ndcg_at(ranked: Sequence[object], relevant: set[object], k: int = 10) -> flo
 def recall_at(ranked: Sequence[object], relevant: set[object], k: int) -> float:
     """Share of the relevant documents in the top k."""
     return len(set(ranked[:k]) & relevant) / len(relevant)
+
+
+def paired_difference(
+    better: Sequence[float], base: Sequence[float], resamples: int = 10_000
+) -> tuple[float, float, float]:
+    """Mean of ``better - base`` over paired per-query scores, with a 95% bootstrap interval.
+
+    The queries are resampled with replacement (seeded, so a rerun gives the same interval);
+    an interval holding 0 means the sets' queries cannot tell the two apart.
+    """
+    diff = np.asarray(better, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+    rng = np.random.default_rng(0)
+    means = diff[rng.integers(0, len(diff), size=(resamples, len(diff)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(diff.mean()), float(low), float(high)
 
 
 def cached_vectors(texts: list[str], encoder: object) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""The query-adaptive hybrid weight (codes trust BM25 more) and the made-up code-heavy tune set."""
+"""The query-adaptive hybrid weight (codes trust BM25 more) and the made-up tune sets it was
+chosen on."""
 
 from __future__ import annotations
 
@@ -11,17 +12,14 @@ import pytest
 
 from evals.datasets import load_dataset
 from tools.bm25 import BM25
-from tools.hybrid import (
-    ALPHA,
-    ALPHA_CODE,
-    HybridSearch,
-    adaptive_alpha,
-    fuse,
-    query_alpha,
-)
+from tools.hybrid import ALPHA, ALPHA_CODE, HybridSearch, code_alpha, fuse, query_alpha
 from tools.query_codes import code_share, code_terms, is_code
 
-CODES_TUNE = Path(__file__).resolve().parent.parent / "evals" / "datasets" / "codes_tune.jsonl"
+DATASETS = Path(__file__).resolve().parent.parent / "evals" / "datasets"
+CODES_TUNE = DATASETS / "codes_tune.jsonl"
+SERVICE_TUNE = DATASETS / "service_tune.jsonl"
+FIELD_SERVICE_TUNE = DATASETS / "field_service_tune.jsonl"
+REPORTED_REQUESTS = DATASETS / "field_service_requests.jsonl"
 
 # made-up pages: two variants of one machine, same fault, near-identical prose
 PAGES = {
@@ -75,18 +73,18 @@ def test_code_share_is_the_idf_share_of_indexed_code_terms() -> None:
     assert code_share(bm25, "") == 0.0
 
 
-def test_adaptive_alpha_falls_linearly_from_alpha_to_alpha_code() -> None:
-    assert adaptive_alpha(0.0) == pytest.approx(ALPHA)
-    assert adaptive_alpha(1.0) == pytest.approx(ALPHA_CODE)
-    assert adaptive_alpha(0.25) == pytest.approx(0.75 * ALPHA + 0.25 * ALPHA_CODE)
+def test_a_query_holding_an_indexed_code_gets_the_code_weight() -> None:
     assert ALPHA_CODE < ALPHA
+    assert code_alpha(0.0) == ALPHA
+    assert code_alpha(0.05) == code_alpha(1.0) == ALPHA_CODE
     bm25 = BM25(PAGES)
-    assert query_alpha(bm25, "why do glazes crawl") == pytest.approx(ALPHA)
-    share = code_share(bm25, "Q-31 on KV-7-B")
-    assert 0 < share <= 1
-    assert query_alpha(bm25, "Q-31 on KV-7-B") == pytest.approx(
-        ALPHA - (ALPHA - ALPHA_CODE) * share
-    )
+    assert query_alpha(bm25, "why do glazes crawl") == ALPHA
+    assert query_alpha(bm25, "Q-31 on KV-7-B") == ALPHA_CODE
+    # one code among prose words is enough
+    assert query_alpha(bm25, "the door seal of my KV-7-B leaks heat, what kit?") == ALPHA_CODE
+    # a code the corpus never mentions does not count: the query is prose to this index
+    assert query_alpha(bm25, "XJ-404 door seal") == ALPHA
+    assert query_alpha(bm25, "") == ALPHA
 
 
 def _zscores(values: list[float]) -> list[float]:
@@ -143,7 +141,7 @@ def test_hybrid_search_lets_a_variant_code_decide() -> None:
     lexical = bm25.get_scores(query).tolist()
     semantic = dense.scores(np.asarray([1.0, 0.0, 0.0])).tolist()
     alpha = query_alpha(bm25, query)
-    assert alpha < ALPHA
+    assert alpha == ALPHA_CODE
     expected = [
         alpha * s + (1 - alpha) * b
         for s, b in zip(_zscores(semantic), _zscores(lexical), strict=True)
@@ -161,21 +159,64 @@ def test_hybrid_search_lets_a_variant_code_decide() -> None:
     assert max(zip(fixed, PAGES, strict=True))[1] == "k7-a"  # the fixed weight got it wrong
 
 
-def test_codes_tune_dataset_loads_and_every_gold_id_is_in_its_corpus() -> None:
-    dataset = load_dataset(CODES_TUNE)
-    assert dataset.name == "codes_tune" and dataset.corpus is not None
+@pytest.mark.parametrize(
+    ("path", "name"), [(CODES_TUNE, "codes_tune"), (SERVICE_TUNE, "service_tune")]
+)
+def test_tune_dataset_loads_and_every_gold_id_is_in_its_corpus(path: Path, name: str) -> None:
+    dataset = load_dataset(path)
+    assert dataset.name == name and dataset.corpus is not None
     assert 30 <= len(dataset.questions) <= 70
     ids = {p.id for p in dataset.corpus.passages}
     for question in dataset.questions:
         assert question.supporting, question.id
         assert set(question.supporting) <= ids, question.id
     # read the raw files too, independently of the loader's own check
-    lines = [json.loads(x) for x in CODES_TUNE.read_text(encoding="utf-8").splitlines() if x]
-    corpus_file = CODES_TUNE.parent / lines[0]["corpus"].split("=", 1)[1]
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
+    corpus_file = path.parent / lines[0]["corpus"].split("=", 1)[1]
     raw_ids = {json.loads(x)["id"] for x in corpus_file.read_text(encoding="utf-8").splitlines()}
     assert raw_ids == ids
     assert all(set(row["supporting"]) <= raw_ids for row in lines[1:])
-    # a mix: most questions hold a code, and a fair number are prose
-    with_code = sum(1 for q in dataset.questions if code_terms(q.question))
-    assert with_code >= len(dataset.questions) // 2
-    assert len(dataset.questions) - with_code >= 10
+
+
+def test_codes_tune_mixes_code_and_prose_questions() -> None:
+    questions = load_dataset(CODES_TUNE).questions
+    with_code = sum(1 for q in questions if code_terms(q.question))
+    assert with_code >= len(questions) // 2
+    assert len(questions) - with_code >= 10
+
+
+def test_service_tune_requests_name_a_variant_and_mostly_describe_the_fault_in_words() -> None:
+    dataset = load_dataset(SERVICE_TUNE)
+    for question in dataset.questions:
+        assert code_terms(question.question), question.id  # every request names a variant
+    naming_the_fault = [q for q in dataset.questions if q.answers[0] in q.question]
+    assert 0 < len(naming_the_fault) <= len(dataset.questions) // 3
+    # every page answering a fault is gold: a request's supporting pages all carry its code
+    assert dataset.corpus is not None
+    text = {p.id: p.text for p in dataset.corpus.passages}
+    for question in dataset.questions:
+        pages = {pid for pid, body in text.items() if question.answers[0] in body}
+        assert set(question.supporting) == pages, question.id
+
+
+def test_field_service_tune_split_is_sound_and_disjoint_from_the_reported_requests() -> None:
+    from corpora.field_service import VARIANT_RE, load
+
+    data = load()
+    paged = {code for page in data.manual for code in page["fault_codes"]}
+    rows = [json.loads(x) for x in FIELD_SERVICE_TUNE.read_text(encoding="utf-8").splitlines()]
+    header, requests = rows[0], rows[1:]
+    assert header["dataset"] == "field_service_tune" and 30 <= len(requests) <= 70
+    assert len({r["id"] for r in requests}) == len(requests)
+    for row in requests:
+        code = row["expected"]["fault_code"]
+        assert code in paged, row["id"]  # every request has a relevant manual page
+        families = {m.group(1).upper() for m in VARIANT_RE.finditer(row["request"])}
+        assert len(families) == 1, row["id"]  # names one variant ...
+        assert families <= set(data.faults[code]["families"]), row["id"]  # ... that can have it
+    # a tune split: no request, and no 6-word run of one, appears among the reported requests
+    reported = REPORTED_REQUESTS.read_text(encoding="utf-8").lower()
+    for row in requests:
+        words = row["request"].lower().split()
+        runs = {" ".join(words[i : i + 6]) for i in range(max(1, len(words) - 5))}
+        assert not any(run in reported for run in runs), row["id"]

@@ -2,8 +2,8 @@
 
 Equipment manuals and support notes are searched by codes. An embedding blurs ``E-12`` and
 ``E-14`` (or variant ``-A`` and ``-B``) into the same neighbourhood, while BM25 matches them
-exactly, so the hybrid fusion trusts BM25 more the more of the query's lexical evidence is
-codes (`tools.hybrid.query_alpha`).
+exactly, so the hybrid fusion trusts BM25 more for a query holding a code the corpus indexes
+(`tools.hybrid.query_alpha`).
 
 A code is a word of letters and digits, optionally joined by ``-``, ``.`` or ``/``, that
 holds at least one letter and one digit (``E-12``, ``PN-4471``, ``XR-300-B``, ``3B2``,

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from retrieval_tasks import (  # noqa: E402
-    ROOT,
+    FIELD_SERVICE_TUNE,
     Task,
     cached_vectors,
     field_service_task,
@@ -61,6 +61,7 @@ from retrieval_tasks import (  # noqa: E402
     recall_at,
     throughput,
 )
+from tune_fusion import linear_weight  # noqa: E402
 
 from tools.bm25 import BM25  # noqa: E402
 from tools.dense import DenseIndex, top_indices  # noqa: E402
@@ -71,14 +72,13 @@ from tools.query_codes import code_share  # noqa: E402
 from tools.retrievers import IndexedCorpus  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "retrieval_quality.md"
-FIELD_SERVICE_TUNE = ROOT / "evals/datasets/field_service_tune.jsonl"
 Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray]
 """(BM25 scores, cosine scores, tie-break rank, the query's code share) -> fused scores."""
 FUSED: dict[str, Scorer] = {
     "hybrid convex": lambda lx, sm, rank, share: fuse(lx, sm, "convex", rank, code_alpha(share)),
     "hybrid rrf": lambda lx, sm, rank, _share: fuse(lx, sm, "rrf", rank),
     "convex, linear code weight": lambda lx, sm, rank, share: fuse(
-        lx, sm, "convex", rank, ALPHA - (ALPHA - 0.2) * share
+        lx, sm, "convex", rank, linear_weight(share)
     ),
     "convex, fixed weight": lambda lx, sm, rank, _share: fuse(lx, sm, "convex", rank, ALPHA),
     "convex before tuning": lambda lx, sm, _rank, _share: convex(
@@ -120,7 +120,7 @@ def measure_task(task: Task, encoder: object) -> Measured:
     for query, relevant in task.queries:
         t0 = time.perf_counter()
         lexical = np.asarray(bm25.get_scores(expand_query(bm25, query) or query), np.float32)
-        share = code_share(bm25, query)  # the hybrid's query-adaptive weight, timed with BM25
+        share = code_share(bm25, query)  # what the hybrid's weight depends on, timed with BM25
         t_lex = time.perf_counter() - t0
         t0 = time.perf_counter()
         vector = encoder.encode([query])[0]  # type: ignore[attr-defined]

@@ -27,6 +27,9 @@ from evals.datasets.loader import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".cache"
+REPORTED_REQUESTS = ROOT / "evals/datasets/field_service_requests.jsonl"
+FIELD_SERVICE_TUNE = ROOT / "evals/datasets/field_service_tune.jsonl"
+"""Made-up requests over the same manual: a tune split, written without reading the reported."""
 
 
 @dataclass
@@ -53,13 +56,13 @@ def hotpot_tasks(limit: int) -> list[Task]:
 
 
 def field_service_task(
-    requests: Path = ROOT / "evals/datasets/field_service_requests.jsonl",
+    requests: Path = REPORTED_REQUESTS,
     name: str = "field-service manual",
 ) -> Task:
     """The field-service manual; a request's relevant pages list its expected fault code.
 
-    The reported `requests` by default; ``evals/datasets/field_service_tune.jsonl`` is the
-    made-up tune split over the same manual (`tune_fusion.py`).
+    The reported `requests` by default; `FIELD_SERVICE_TUNE` is the made-up tune split over
+    the same manual (`tune_fusion.py`).
     """
     data = load_field_service()
     passages = tuple(
@@ -101,14 +104,14 @@ def recall_at(ranked: Sequence[object], relevant: set[object], k: int) -> float:
 
 
 def paired_difference(
-    better: Sequence[float], base: Sequence[float], resamples: int = 10_000
+    a: Sequence[float], b: Sequence[float], resamples: int = 10_000
 ) -> tuple[float, float, float]:
-    """Mean of ``better - base`` over paired per-query scores, with a 95% bootstrap interval.
+    """Mean of ``a - b`` over paired per-query scores, with a 95% bootstrap interval.
 
     The queries are resampled with replacement (seeded, so a rerun gives the same interval);
     an interval holding 0 means the sets' queries cannot tell the two apart.
     """
-    diff = np.asarray(better, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
     rng = np.random.default_rng(0)
     means = diff[rng.integers(0, len(diff), size=(resamples, len(diff)))].mean(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])

@@ -3,9 +3,10 @@
 Tune data: hotpotqa-dev-tune (questions 1-250 of hotpotqa-dev, over the whole 4,858-paragraph
 pool) and the project's own made-up sets (`notes` over the notes corpus, `seed_runs` over the
 three built-in corpora pooled, the code-heavy `codes_tune`: equipment-manual questions
-full of fault codes, part numbers and model variants, and `service_tune`: laundry-equipment
-service requests naming a variant and describing the fault in the requester's words). The
-reported sets (hotpotqa-dev-test, the field-service manual) are never read here. Every
+full of fault codes, part numbers and model variants, `service_tune`: laundry-equipment
+service requests naming a variant and describing the fault in the requester's words, and
+`field_service_tune`: made-up requests over the field-service manual's pages). The reported
+sets (hotpotqa-dev-test, the reported field-service requests) are never read here. Every
 candidate is scored by nDCG@10 and recall@5 of single-shot retrieval with the question as the
 query (as `benchmarks/retrieval_quality.py` does), from the same BM25 and cosine scores.
 
@@ -14,7 +15,8 @@ bm25 and dense, those within `HOTPOT_TIE` of the best hotpotqa-dev-tune nDCG@10,
 mean nDCG@10 over the made-up sets, then the first in grid order (the adaptive weights are
 listed from the one nearest the fixed rule down, so a tie keeps the smaller change). The
 ``confident`` candidates add to the linear code weight at 0.2 (the rule shipped before) a
-lean toward the retriever surer of the query (`_confident`).
+lean toward the retriever surer of the query, by its top z-score or that score's lead over
+the third (`_confident`).
 `tools/hybrid.py` holds the chosen constants.
 
 Writes benchmarks/results/tune_fusion.md.
@@ -34,7 +36,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from retrieval_tasks import cached_vectors, field_service_task, ndcg_at, recall_at  # noqa: E402
+from retrieval_tasks import (  # noqa: E402
+    FIELD_SERVICE_TUNE,
+    cached_vectors,
+    field_service_task,
+    ndcg_at,
+    recall_at,
+)
 
 from corpora import Corpus  # noqa: E402
 from evals.datasets.loader import load_dataset  # noqa: E402
@@ -49,12 +57,13 @@ RESULTS = Path(__file__).resolve().parent / "results" / "tune_fusion.md"
 DATASETS = Path(__file__).resolve().parent.parent / "evals/datasets"
 CODES_TUNE = DATASETS / "codes_tune.jsonl"
 SERVICE_TUNE = DATASETS / "service_tune.jsonl"
-FIELD_SERVICE_TUNE = DATASETS / "field_service_tune.jsonl"
 ALPHAS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 NORMS = ("minmax", "max", "zscore")
 RRF_KS = (5, 10, 20, 40, 60, 100)
 RRF_DEPTHS = (10, 50, 100, 1000)
 CODE_ALPHAS = (0.5, 0.4, 0.3, 0.2, 0.1, 0.0)
+LINEAR_CODE_ALPHA = 0.2
+"""The low end of the linear code weight shipped before the switch (`linear_weight`)."""
 CONFIDENCES = ("top", "gap")
 """How sure a retriever is of a query: its top z-score, or that score's lead over the third."""
 BETAS = (0.1, 0.2, 0.3, 0.5)
@@ -171,7 +180,7 @@ def _confident(lexical: np.ndarray, semantic: np.ndarray, share: float, how: str
     """
     lexical, semantic = normalized(lexical, "zscore"), normalized(semantic, "zscore")
     cb, cd = _certainty(lexical, how), _certainty(semantic, how)
-    alpha = _weight(share, 0.2, "share") + beta * (cd - cb) / (cd + cb)
+    alpha = linear_weight(share) + beta * (cd - cb) / (cd + cb)
     return convex(lexical, semantic, float(np.clip(alpha, 0.0, 1.0)))
 
 
@@ -189,6 +198,11 @@ def _weight(share: float, low: float, how: str) -> float:
     """
     if how == "any":
         return low if share > 0 else ALPHA
+    return linear_weight(share, low)
+
+
+def linear_weight(share: float, low: float = LINEAR_CODE_ALPHA) -> float:
+    """Dense weight falling linearly from `ALPHA` at code share 0 to `low` at share 1."""
     return ALPHA - (ALPHA - low) * share
 
 

@@ -12,6 +12,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+Hit = dict[str, Any]
+"""One search result from a tool artifact as a plain dict (`tools.search_protocol.SearchHit`)."""
+
 
 @dataclass
 class Observation:
@@ -20,7 +23,7 @@ class Observation:
     tool: str
     args: dict[str, Any]
     content: str = ""
-    hits: list[dict[str, Any]] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
     ok: bool = True
     artifact: Any = None
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from graph.models.offline.actions import Hit
 from graph.models.offline.bridges import Bridge
 from graph.models.offline.reading import names, statements, stems, words
 from graph.models.offline.tuning import (
@@ -17,8 +17,6 @@ from graph.models.offline.tuning import (
     NUMBER_WORDS,
 )
 from tools.expand import stem
-
-Hit = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from graph.models.offline.actions import Hit
 from graph.models.offline.reading import names, statements, stems, words
 from graph.models.offline.tuning import (
     BRIDGE_HEADED,
@@ -18,8 +18,6 @@ from graph.models.offline.tuning import (
     STOPWORDS,
 )
 from tools.expand import stem
-
-Hit = dict[str, Any]
 
 
 @dataclass(frozen=True)

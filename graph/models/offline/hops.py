@@ -9,14 +9,12 @@ query joins the words still unmatched to the best new name the last search found
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
+from graph.models.offline.actions import Hit
 from graph.models.offline.bridges import find_bridge
 from graph.models.offline.reading import content_terms, names, stems
 from graph.models.offline.tuning import COVERED, MAX_UNMATCHED_TERMS, QUESTION_WORDS, STOPWORDS
 from tools.expand import stem
-
-Hit = dict[str, Any]
 
 
 def question_names(question: str) -> list[str]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from typing import Any
 
+from graph.models.offline.actions import Hit
 from graph.models.offline.reading import content_terms, names, sentences, stems, words
 from graph.models.offline.tuning import (
     AUXILIARIES,
@@ -26,7 +26,6 @@ from graph.models.offline.tuning import (
 )
 from tools.expand import stem
 
-Hit = dict[str, Any]
 MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 NUMBER_SPAN_RE = re.compile(
     rf"(?:\d{{1,2}}\s+)?{MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}|{MONTH}\s+\d{{4}}"

@@ -7,19 +7,12 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from wiki_docs import WIKI, write_wiki
 
 from graph.app.persistence import open_checkpointer
 from graph.app.thread_settings import read_settings
 from tools.index_build import build_index
 
-DOCS = {
-    "robots/atlas.md": "# Atlas\n\nThe Atlas rover climbs stairs with six legs.\n\n"
-    "## Battery\n\nAtlas runs for 9 hours on one charge.\n",
-    "robots/beacon.txt": "Beacon is a lighthouse drone that maps coastlines at night.",
-    "people/crew.rst": "Crew\n====\n\nMarta Quill pilots the Beacon drone on Tuesdays.\n",
-    "kitchen/kettle.html": "<h1>Kettle</h1><p>The Brewmaster kettle boils a litre in 90 s.</p>",
-    "garden/ferns.md": "Ferns prefer shade and damp soil; water them twice a week.",
-}
 QUESTIONS = [
     {
         "id": "battery",
@@ -47,12 +40,9 @@ def write_dataset(folder: Path, questions: list[dict[str, object]]) -> Path:
 @pytest.fixture
 def indexed(agent_home: Path, tmp_path: Path) -> Path:
     """The documents saved as index ``wiki``; then the folder changes (9 hours becomes 12)."""
-    docs = tmp_path / "wiki"
-    for rel, text in DOCS.items():
-        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
-        (docs / rel).write_text(text)
+    docs = write_wiki(tmp_path / "wiki")
     build_index(agent_home / "indexes", "wiki", docs)
-    (docs / "robots/atlas.md").write_text(DOCS["robots/atlas.md"].replace("9 hours", "12 hours"))
+    (docs / "robots/atlas.md").write_text(WIKI["robots/atlas.md"].replace("9 hours", "12 hours"))
     return docs
 
 

@@ -10,28 +10,12 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from wiki_docs import write_wiki
 
 from graph.app.session import Session
 from tools.index_build import build_index
 from tools.index_store import IndexStoreError, drop_index, list_indexes, locked, open_index
 from tools.stored_corpus import StoredCorpus
-
-WIKI = {
-    "robots/atlas.md": "# Atlas\n\nThe Atlas rover climbs stairs with six legs.\n\n"
-    "## Battery\n\nAtlas runs for 9 hours on one charge.\n",
-    "robots/beacon.txt": "Beacon is a lighthouse drone that maps coastlines at night.",
-    "people/crew.rst": "Crew\n====\n\nMarta Quill pilots the Beacon drone on Tuesdays.\n",
-    "kitchen/kettle.html": "<h1>Kettle</h1><p>The Brewmaster kettle boils a litre in 90 s.</p>",
-    "garden/ferns.md": "Ferns prefer shade and damp soil; water them twice a week.",
-}
-
-
-def write_wiki(root: Path) -> Path:
-    for rel, text in WIKI.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 def test_index_command_summary_line_and_every_skipped_kind(

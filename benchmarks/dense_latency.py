@@ -1,0 +1,195 @@
+"""Hybrid asks against bm25 asks, and bulk embedding: ONNX Runtime against sentence-transformers.
+
+Two tables, each measured in this one run:
+
+1. Wall time of whole `agent` commands (subprocesses, as a user runs them), interleaved
+   repeat by repeat so both sides see the same load; medians. On a small saved index of
+   made-up passages: ``agent ask Q --corpus kb --retriever hybrid`` against the same ask with
+   ``--retriever bm25``; the same for ``--corpus kb=DIR`` (a folder loaded on each run, its
+   vectors kept between runs); and ``agent index`` on the unchanged folder (hybrid against
+   bm25), with the time the command printed beside its wall time. The goal: hybrid at most
+   1.5x bm25.
+2. Bulk embedding throughput (passages/s) of hotpotqa-dev-test paragraphs: the shipped ONNX
+   Runtime encoder against sentence-transformers (torch) on the same number of threads (1, and
+   every core), batches of 64, interleaved round by round. The goal: ONNX at least 1.0x.
+
+The ONNX export is made before the measurement (it is made once per installation).
+Writes benchmarks/results/dense_latency.md.
+Usage: python benchmarks/dense_latency.py [--repeats 5] [--passages 256] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from embed_threads import threads  # noqa: E402
+
+from tools import onnx_embed  # noqa: E402
+from tools.onnx_embed import OnnxEmbeddings  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results" / "dense_latency.md"
+PASSAGES = {
+    "kiln.txt": "The kiln door seal is a fibre rope; replace it when it frays or gaps appear.",
+    "glaze.txt": "Stoneware glazes are fired to cone 6, about 1,220 degrees Celsius.",
+    "wheel.txt": "Centre the clay on the wheel head before opening it with your thumbs.",
+    "clay.txt": "Wedge the clay for two minutes to push out air bubbles before throwing.",
+    "dry.txt": "Pots dry slowly under loose plastic so their rims do not crack.",
+    "bisque.txt": "A bisque firing to cone 04 makes ware porous enough to take glaze.",
+    "safety.txt": "Wear a respirator when mixing dry glaze materials: silica dust harms lungs.",
+}
+QUESTION = "What temperature are stoneware glazes fired at?"
+
+
+def timed_command(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
+    """Wall seconds of one `agent` command and its standard output (it must succeed)."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "graph", *argv], env=env, capture_output=True, text=True
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"agent {' '.join(argv)} failed: {done.stderr.strip()[-500:]}")
+    return seconds, done.stdout
+
+
+def command_table(repeats: int) -> str:
+    """Table 1: medians of interleaved whole-command wall times, and their ratios."""
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        for name, text in PASSAGES.items():
+            (docs / name).write_text(text + "\n", encoding="utf-8")
+        env = {**os.environ, "AGENT_HOME": str(Path(tmp) / "home"), "PYTHONPATH": str(ROOT)}
+        env.pop("AGENT_RETRIEVER", None)
+        timed_command(["index", "kb", str(docs), "--retriever", "hybrid"], env)
+        timed_command(["index", "kbb", str(docs), "--retriever", "bm25"], env)
+        folder = f"kbf={docs}"
+        pairs = {
+            "`ask --corpus kb` (saved index)": (
+                ["ask", QUESTION, "--corpus", "kb", "--retriever", "hybrid"],
+                ["ask", QUESTION, "--corpus", "kb", "--retriever", "bm25"],
+            ),
+            "`ask --corpus kb=DIR` (folder, vectors kept)": (
+                ["ask", QUESTION, "--corpus", folder, "--retriever", "hybrid"],
+                ["ask", QUESTION, "--corpus", folder, "--retriever", "bm25"],
+            ),
+            "`index` on the unchanged folder": (
+                ["index", "kb", str(docs), "--retriever", "hybrid"],
+                ["index", "kbb", str(docs), "--retriever", "bm25"],
+            ),
+        }
+        timed_command(pairs["`ask --corpus kb=DIR` (folder, vectors kept)"][0], env)  # fill cache
+        walls: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in pairs}
+        printed: list[float] = []
+        for _ in range(repeats):
+            for what, (hybrid, bm25) in pairs.items():
+                seconds, out = timed_command(hybrid, env)
+                walls[what][0].append(seconds)
+                if hybrid[0] == "index":
+                    found = re.search(r", ([0-9.]+) s$", out.strip())
+                    printed.append(float(found.group(1)) if found else float("nan"))
+                walls[what][1].append(timed_command(bm25, env)[0])
+    lines = [
+        f"| command ({len(PASSAGES)} passages; medians of {repeats} interleaved runs) "
+        "| hybrid s | bm25 s | hybrid / bm25 |",
+        "|---|---:|---:|---:|",
+    ]
+    for what, (hybrid_s, bm25_s) in walls.items():
+        h, b = statistics.median(hybrid_s), statistics.median(bm25_s)
+        lines.append(f"| {what} | {h:.2f} | {b:.2f} | {h / b:.2f}x |")
+    wall = statistics.median(walls["`index` on the unchanged folder"][0])
+    note = (
+        f"\n`agent index` (hybrid, unchanged) printed a median {statistics.median(printed):.2f} s"
+        f" for a median wall time of {wall:.2f} s (the printed time starts when the command "
+        "starts, after Python and the CLI are loaded).\n"
+    )
+    return "\n".join(lines) + "\n" + note
+
+
+def rate(encode: Callable[[list[str]], object], texts: list[str]) -> float:
+    """Seconds one bulk call takes."""
+    start = time.perf_counter()
+    encode(texts)
+    return time.perf_counter() - start
+
+
+def bulk_table(passages: list[str], rounds: int) -> str:
+    """Table 2: passages/s of ONNX Runtime and sentence-transformers on the same threads."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    ours: OnnxEmbeddings = onnx_embed.default_embeddings()
+    reference = SentenceTransformer(str(ours.folder), device="cpu", local_files_only=True)
+    cores = os.cpu_count() or 1
+    lines = [
+        f"| threads ({len(passages)} passages, batches of {onnx_embed.BATCH_SIZE}, {rounds} "
+        "interleaved rounds) | ONNX Runtime passages/s | sentence-transformers passages/s "
+        "| ONNX / sentence-transformers |",
+        "|---|---:|---:|---:|",
+    ]
+
+    def st_encode(texts: list[str]) -> object:
+        return reference.encode(
+            texts,
+            batch_size=onnx_embed.BATCH_SIZE,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+        )
+
+    for n in sorted({1, cores}):
+        torch.set_num_threads(n)
+        onnx_s = torch_s = 0.0
+        for _ in range(rounds):
+            with threads(ours, n):
+                onnx_s += rate(ours.encode, passages)
+            torch_s += rate(st_encode, passages)
+        ort_rate, st_rate = rounds * len(passages) / onnx_s, rounds * len(passages) / torch_s
+        lines.append(f"| {n} | {ort_rate:.1f} | {st_rate:.1f} | {ort_rate / st_rate:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Run both measurements; print and save the tables."""
+    from evals.datasets.loader import load_dataset
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--passages", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    onnx_embed.default_embeddings().encode(["warm up: the export exists before timing"])
+    before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    commands = command_table(args.repeats)
+    print(commands, flush=True)
+    dataset = load_dataset("hotpotqa-dev-test")
+    assert dataset.corpus is not None
+    texts = list(dataset.corpus.texts().values())[: args.passages]
+    bulk = bulk_table(texts, args.rounds)
+    print(bulk, flush=True)
+    after = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    header = (
+        "# Dense latency: hybrid against bm25 asks, ONNX Runtime against sentence-transformers"
+        f"\n\n{platform.platform()}, {os.cpu_count()} CPUs (shared), python "
+        f"{platform.python_version()}; `python benchmarks/dense_latency.py --repeats "
+        f"{args.repeats} --passages {args.passages} --rounds {args.rounds}`; load average "
+        f"(1, 5, 15 min) {before} before, {after} after.\n\n"
+    )
+    RESULTS.write_text(header + commands + "\n" + bulk, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def read_entry(path: Path) -> dict[bytes, np.ndarray]:
     try:
         with np.load(io.BytesIO(read_regular(path)), allow_pickle=False) as data:
             keys, vectors = data["keys"], data["vectors"]
-    except (EmbeddingError, OSError, ValueError, KeyError):
+    except (EmbeddingError, OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return {}
     ok = keys.ndim == 2 and keys.shape[1] == 32 and vectors.ndim == 2
     if not ok or len(keys) != len(vectors) or not np.isfinite(vectors).all():
@@ -57,8 +58,8 @@ def write_entry(path: Path, keys: np.ndarray, vectors: np.ndarray) -> None:
 
 def cached_dense(
     folder: Path, name: str, texts: Mapping[str, str], encoder: Encoder, model: str = ""
-) -> tuple[DenseIndex, int]:
-    """The dense index of `texts` (id -> text) and how many texts had to be embedded."""
+) -> DenseIndex:
+    """The dense index of `texts` (id -> text), embedding only texts the entry lacks."""
     ordered = list(texts.values())
     keys = text_keys(ordered)
     path = folder / f"{name}.npz"
@@ -76,4 +77,4 @@ def cached_dense(
         vectors[row] = new[row] if row in new else stored[key.tobytes()]
     if missing or len(stored) != len(ordered):
         write_entry(path, keys, vectors)
-    return DenseIndex(list(texts), vectors, model), len(missing)
+    return DenseIndex(list(texts), vectors, model)

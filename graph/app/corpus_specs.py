@@ -86,16 +86,17 @@ def with_cached_vectors(corpus: Any, retriever: str | None) -> Any:
     The vectors live in ``$AGENT_HOME/embeddings/`` (`tools.embedding_cache`), keyed by each
     passage's text, so an unchanged folder is not embedded again on every ask.
     """
+    from tools.retrievers import IndexedCorpus, check_retriever, default_encoder, default_retriever
+
+    chosen = check_retriever(retriever) if retriever else default_retriever()
+    if chosen == "bm25":
+        return corpus
     from graph.app.persistence import agent_home
     from tools.bm25 import BM25
     from tools.embedding_cache import cached_dense
     from tools.embeddings import MODEL_NAME
-    from tools.retrievers import IndexedCorpus, default_encoder, default_retriever
 
-    chosen = retriever or default_retriever()
-    if chosen == "bm25":
-        return corpus
     texts = corpus.texts()
     folder = agent_home() / "embeddings" / MODEL_NAME
-    dense, _ = cached_dense(folder, corpus.name, texts, default_encoder(), MODEL_NAME)
+    dense = cached_dense(folder, corpus.name, texts, default_encoder(), MODEL_NAME)
     return IndexedCorpus(corpus, BM25(texts), dense, chosen)

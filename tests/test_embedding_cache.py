@@ -16,7 +16,7 @@ class CountingEncoder:
     """Made-up unit vectors from each text's letters; records every text it embeds."""
 
     def __init__(self, width: int = 4) -> None:
-        self.width = width
+        self.width = self.dimension = width
         self.seen: list[str] = []
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:

@@ -64,6 +64,9 @@ def cached_dense(
     keys = text_keys(ordered)
     path = folder / f"{name}.npz"
     stored = read_entry(path)
+    expected = getattr(encoder, "dimension", None)  # the encoder's width, when it says
+    if expected is not None and any(row.shape[0] != expected for row in stored.values()):
+        stored = {}  # not this model's vectors
     missing = [i for i, key in enumerate(keys) if key.tobytes() not in stored]
     fresh = normalize(encoder.encode([ordered[i] for i in missing])) if missing else None
     widths = {row.shape[0] for row in stored.values()}

@@ -114,8 +114,8 @@ def command_table(repeats: int) -> str:
     wall = statistics.median(walls["`index` on the unchanged folder"][0])
     note = (
         f"\n`agent index` (hybrid, unchanged) printed a median {statistics.median(printed):.2f} s"
-        f" for a median wall time of {wall:.2f} s (the printed time starts when the command "
-        "starts, after Python and the CLI are loaded).\n"
+        f" for a median wall time of {wall:.2f} s (the printed time counts from the process's "
+        "start; the wall time also holds starting the subprocess and its exit).\n"
     )
     return "\n".join(lines) + "\n" + note
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import threading
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,7 +47,7 @@ def read_entry(path: Path) -> dict[bytes, np.ndarray]:
 
 def write_entry(path: Path, keys: np.ndarray, vectors: np.ndarray) -> None:
     """Replace the entry at `path` (a failure to write only costs the next run its reuse)."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as handle:

@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,7 @@ def _write_record(target: Path, record: dict[str, Any]) -> None:
 
 def _replace(path: Path, data: bytes) -> None:
     """Write `data` under a temporary name beside `path`, then rename it over `path`."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
     try:
         tmp.write_bytes(data)
         os.replace(tmp, path)

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from cli_helpers import run_cli
 
+from graph.cli import index as index_cli
 from tools import embeddings, onnx_embed, onnx_export
 from tools.embeddings import MODEL_FILES, EmbeddingError
 from tools.onnx_embed import OnnxEmbeddings
@@ -269,9 +270,11 @@ def test_an_unchanged_folder_is_indexed_again_without_the_model(
         raise AssertionError("the model was loaded")
 
     monkeypatch.setattr(onnx_embed, "_load", no_model)
+    monkeypatch.setattr(index_cli, "_process_age", lambda: 100.0)  # as if started 100 s ago
     code, out, err = run_cli(capsys, "index", "gear", str(docs), "--retriever", "hybrid")
     assert code == 0, err
     assert "4 files (0 read, 4 unchanged)" in out
+    assert float(out.strip().rsplit(", ", 1)[1].removesuffix(" s")) >= 100.0  # the whole process's
     ids = json.loads((tmp_path / "home" / "indexes" / "gear" / "dense" / "ids.json").read_text())
     assert ids["model"] == "all-MiniLM-L6-v2"  # kept though nothing was embedded
 

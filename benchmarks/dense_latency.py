@@ -2,8 +2,8 @@
 
 Two tables, each measured in this one run:
 
-1. Wall time of whole `agent` commands (subprocesses, as a user runs them), interleaved
-   repeat by repeat so both sides see the same load; medians. On a small saved index of
+1. Wall and CPU time of whole `agent` commands (subprocesses, as a user runs them),
+   interleaved repeat by repeat so both sides see the same load; medians. On a small saved index of
    made-up passages: ``agent ask Q --corpus kb --retriever hybrid`` against the same ask with
    ``--retriever bm25``; the same for ``--corpus kb=DIR`` (a folder loaded on each run, its
    vectors kept between runs); and ``agent index`` on the unchanged folder (hybrid against
@@ -25,6 +25,7 @@ import argparse
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -57,16 +58,23 @@ TORCH_BATCH = 64
 QUESTION = "What temperature are stoneware glazes fired at?"
 
 
-def timed_command(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
-    """Wall seconds of one `agent` command and its standard output (it must succeed)."""
+def timed_command(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one `agent` command, and its output (it must succeed).
+
+    CPU time (user + system, of the child) moves less than wall time when other jobs share
+    the cores, so both are reported.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "graph", *argv], env=env, capture_output=True, text=True
     )
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"agent {' '.join(argv)} failed: {done.stderr.strip()[-500:]}")
-    return seconds, done.stdout
+    return seconds, cpu, done.stdout
 
 
 def command_table(repeats: int) -> str:
@@ -96,25 +104,32 @@ def command_table(repeats: int) -> str:
             ),
         }
         timed_command(pairs["`ask --corpus kb=DIR` (folder, vectors kept)"][0], env)  # fill cache
-        walls: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in pairs}
+        # what -> side (hybrid, bm25) -> measure (wall, cpu) -> one value per repeat
+        runs: dict[str, list[list[list[float]]]] = {k: [[[], []], [[], []]] for k in pairs}
         printed: list[float] = []
         for _ in range(repeats):
-            for what, (hybrid, bm25) in pairs.items():
-                seconds, out = timed_command(hybrid, env)
-                walls[what][0].append(seconds)
-                if hybrid[0] == "index":
-                    found = re.search(r", ([0-9.]+) s$", out.strip())
-                    printed.append(float(found.group(1)) if found else float("nan"))
-                walls[what][1].append(timed_command(bm25, env)[0])
+            for what, sides in pairs.items():
+                for side, argv in enumerate(sides):
+                    wall, cpu, out = timed_command(argv, env)
+                    runs[what][side][0].append(wall)
+                    runs[what][side][1].append(cpu)
+                    if side == 0 and argv[0] == "index":
+                        found = re.search(r", ([0-9.]+) s$", out.strip())
+                        printed.append(float(found.group(1)) if found else float("nan"))
     lines = [
         f"| command ({len(PASSAGES)} passages; medians of {repeats} interleaved runs) "
-        "| hybrid s | bm25 s | hybrid / bm25 |",
-        "|---|---:|---:|---:|",
+        "| hybrid wall s | bm25 wall s | hybrid / bm25 wall | hybrid CPU s | bm25 CPU s "
+        "| hybrid / bm25 CPU |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for what, (hybrid_s, bm25_s) in walls.items():
-        h, b = statistics.median(hybrid_s), statistics.median(bm25_s)
-        lines.append(f"| {what} | {h:.2f} | {b:.2f} | {h / b:.2f}x |")
-    wall = statistics.median(walls["`index` on the unchanged folder"][0])
+    for what, ((h_wall, h_cpu), (b_wall, b_cpu)) in runs.items():
+        hw, bw = statistics.median(h_wall), statistics.median(b_wall)
+        hc, bc = statistics.median(h_cpu), statistics.median(b_cpu)
+        lines.append(
+            f"| {what} | {hw:.2f} | {bw:.2f} | {hw / bw:.2f}x | {hc:.2f} | {bc:.2f} "
+            f"| {hc / bc:.2f}x |"
+        )
+    wall = statistics.median(runs["`index` on the unchanged folder"][0][0])
     note = (
         f"\n`agent index` (hybrid, unchanged) printed a median {statistics.median(printed):.2f} s"
         f" for a median wall time of {wall:.2f} s (the printed time counts from the process's "

@@ -1,17 +1,35 @@
-"""Saved indexes: ``<root>/NAME/`` with a manifest, the passages, BM25 arrays and vectors.
+"""Saved indexes: versioned folders under ``<root>/NAME/``, swapped by one atomic rename.
 
-This module opens, lists and drops them and owns their lock; `tools.index_build` writes them.
-`open_index` opens one in milliseconds (everything memory-mapped; passages parsed on demand).
-A writer holds an exclusive ``flock`` on ``.NAME.lock``, so a second writer (or a drop during
-a write) is refused with one line.
+Layout::
+
+    <root>/.NAME.lock            the write lock (an exclusive ``flock``)
+    <root>/NAME/CURRENT          one line: the version in use, ``v-<16 hex digits>``
+    <root>/NAME/v-<hex>/         one complete index: manifest.json, passages, bm25/, dense/
+    <root>/NAME/.build-PID/      a version being written (never read)
+
+The swap (`publish`): a writer builds the new version in ``.build-PID``, fsyncs every file,
+renames the folder to ``v-<digest of its manifest>``, writes ``CURRENT`` to a temporary file,
+fsyncs it and `os.replace`s it over ``CURRENT``, then fsyncs the folder. Only that replace
+changes what readers see, so a SIGKILL at any instant leaves the old or the new version in
+place. Old versions, build folders and the ``.NAME.tmp-*``/``.NAME.old-*`` folders of
+earlier releases are removed after the flip, by the next writer, and by a reader that finds
+the lock free (`tidy`).
+
+A reader (`open_index`) reads ``CURRENT`` once and opens that version as a unit: the
+manifest is checked (`tools.index_check`), then every part against the digest the manifest
+records, then the arrays are memory-mapped (a map outlives the file's removal). When a part
+vanishes while it opens, a writer has flipped and removed that version: it reads ``CURRENT``
+again and opens the new one. Every other problem is `DamagedIndex`: "saved index NAME is
+damaged: WHAT; re-index with `agent index NAME PATH`"; `list_indexes` lists such an index as
+damaged and `tools.index_build.build_index` rebuilds it from its source.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,20 +39,35 @@ from typing import Any
 from corpora import check_name
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
+from tools.index_check import Damage, check_manifest, check_offsets, check_parts, read_json
 from tools.retrievers import IndexedCorpus
 from tools.stored_corpus import StoredCorpus, StoredPassages
 
 FORMAT = "agentic-rag-index"
-VERSION = 1
+VERSION = 2
+POINTER = "CURRENT"
+_VERSION_RE = re.compile(r"v-[0-9a-f]{16}")
+_OPEN_ATTEMPTS = 5
 
 
 class IndexStoreError(ValueError):
     """A saved index that cannot be built, opened or dropped (one line, for the user)."""
 
 
+class DamagedIndex(IndexStoreError):
+    """A saved index whose files are not what its build wrote (one line naming what)."""
+
+    def __init__(self, name: str, what: str, source: str = "") -> None:
+        path = _shown_path(source) if source else "PATH"
+        super().__init__(
+            f"saved index {name!r} is damaged: {what}; re-index with `agent index {name} {path}`"
+        )
+        self.what = what
+
+
 @dataclass(frozen=True)
 class IndexInfo:
-    """One saved index, as `agent corpora` lists it."""
+    """One saved index, as `agent corpora` lists it (`damaged` says what is wrong, if any)."""
 
     name: str
     retriever: str
@@ -43,6 +76,15 @@ class IndexInfo:
     size: int
     built: str
     source: str
+    damaged: str = ""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One opened version folder of a saved index and its checked manifest."""
+
+    folder: Path
+    manifest: dict[str, Any]
 
 
 def indexes_root(home: Path) -> Path:
@@ -53,82 +95,277 @@ def indexes_root(home: Path) -> Path:
 @contextlib.contextmanager
 def locked(root: Path, name: str) -> Iterator[None]:
     """Hold the exclusive write lock of index `name`; refuse if another process holds it."""
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / f".{name}.lock", "a+b") as handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise IndexStoreError(
-                f"index {name!r} is being written by another process; try again when it ends"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest of a saved index, or None if there is none or it is not ours."""
+    held: list[Any] = []
+    if not _try_lock(root, name, held):
+        raise IndexStoreError(
+            f"index {name!r} is being written by another process; try again when it ends"
+        )
     try:
-        data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    ok = isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == VERSION
-    return data if ok else None
+        yield
+    finally:
+        held[0].close()
+
+
+def _try_lock(root: Path, name: str, held: list[Any]) -> bool:
+    """Take the write lock without waiting; on success the open lock file is put in `held`."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        handle = open(root / f".{name}.lock", "a+b")  # noqa: SIM115 (closed by the caller)
+    except NotADirectoryError:
+        raise IndexStoreError(f"{root}: not a folder (the saved indexes live there)") from None
+    except OSError as e:
+        raise IndexStoreError(f"{root}: cannot write there: {e.strerror or e}") from None
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    held.append(handle)
+    return True
 
 
 def saved(root: Path, name: str) -> bool:
-    """Whether `root` holds a saved index called `name`."""
-    return read_manifest(root / name) is not None
+    """Whether `root` holds a saved index called `name` (damaged or not)."""
+    folder = root / name
+    return folder.is_dir() and any((folder / f).exists() for f in (POINTER, "manifest.json"))
+
+
+def current_version(root: Path, name: str) -> Path:
+    """The version folder ``CURRENT`` names; IndexStoreError if none, DamagedIndex if bad."""
+    folder = root / name
+    try:
+        with open(folder / POINTER, "rb") as handle:
+            raw = handle.read(64)
+    except (FileNotFoundError, NotADirectoryError):
+        if (folder / "manifest.json").exists():
+            raise DamagedIndex(name, "saved in an older format", _legacy_source(folder)) from None
+        known = ", ".join(_saved_names(root)) or "none yet"
+        raise IndexStoreError(
+            f"no saved index {name!r} (saved: {known}); run `agent index`"
+        ) from None
+    except OSError as e:
+        raise DamagedIndex(name, f"{POINTER} is unreadable ({e.strerror or e})") from None
+    version = raw.decode("ascii", "replace").strip()
+    if not _VERSION_RE.fullmatch(version):
+        raise DamagedIndex(name, f"{POINTER} names no version")
+    return folder / version
+
+
+def read_version(root: Path, name: str) -> Version:
+    """The checked current version of index `name` (manifest and part digests verified)."""
+    for _ in range(_OPEN_ATTEMPTS):
+        folder = current_version(root, name)
+        try:
+            return _checked(name, folder)
+        except FileNotFoundError:
+            if current_version(root, name) == folder:
+                raise DamagedIndex(name, f"{folder.name} is missing") from None
+    raise IndexStoreError(f"saved index {name!r} is being rewritten; try again when it ends")
+
+
+def _checked(name: str, folder: Path) -> Version:
+    """Check one version folder; FileNotFoundError when it vanished (a writer removed it)."""
+    if not folder.is_dir():
+        raise FileNotFoundError(folder)
+    source = ""
+    try:
+        manifest = read_json(folder / "manifest.json", "manifest.json")
+        source = str(manifest.get("source", "")) if isinstance(manifest, dict) else ""
+        check_manifest(manifest, name, FORMAT, VERSION)
+        check_parts(folder, manifest["parts"])
+    except Damage as e:
+        if not folder.is_dir():
+            raise FileNotFoundError(folder) from None
+        raise DamagedIndex(name, str(e), source) from None
+    return Version(folder, manifest)
 
 
 def open_index(root: Path, name: str) -> IndexedCorpus:
-    """Open saved index `name` (memory-mapped); IndexStoreError naming what is wrong."""
+    """Open saved index `name` as one version (memory-mapped); IndexStoreError saying why."""
     check_name(name)
-    folder = root / name
-    manifest = read_manifest(folder)
-    if manifest is None:
-        known = ", ".join(i.name for i in list_indexes(root)) or "none yet"
-        raise IndexStoreError(f"no saved index {name!r} (saved: {known}); run `agent index`")
+    with contextlib.suppress(IndexStoreError):
+        tidy(root, name)
+    for _ in range(_OPEN_ATTEMPTS):
+        version = read_version(root, name)
+        try:
+            return _loaded(name, version)
+        except FileNotFoundError:
+            if current_version(root, name) == version.folder:
+                raise DamagedIndex(name, "a part is missing", _source(version)) from None
+    raise IndexStoreError(f"saved index {name!r} is being rewritten; try again when it ends")
+
+
+def _loaded(name: str, version: Version) -> IndexedCorpus:
+    """Memory-map the parts of a checked version; FileNotFoundError if it vanished."""
+    folder, manifest = version.folder, version.manifest
     try:
         bm25 = BM25.load(folder / "bm25")
         dense = DenseIndex.load(folder / "dense") if manifest["retriever"] != "bm25" else None
         passages = StoredPassages(folder)
-    except ValueError as e:
-        raise IndexStoreError(f"saved index {name!r} is damaged: {e}") from None
-    corpus = StoredCorpus(name, passages, bm25.doc_ids, str(manifest.get("description", "")))
+        check_offsets(folder, int(manifest["passages"]), len(bm25.doc_ids))
+        if dense is not None and list(dense.doc_ids) != list(bm25.doc_ids):
+            raise Damage("dense/ids.json does not match the BM25 ids")
+    except (Damage, ValueError, KeyError, TypeError, IndexError) as e:
+        if not folder.is_dir():
+            raise FileNotFoundError(folder) from None
+        raise DamagedIndex(name, " ".join(str(e).split()), _source(version)) from None
+    corpus = StoredCorpus(name, passages, bm25.doc_ids, str(manifest["description"]))
     return IndexedCorpus(corpus, bm25, dense, str(manifest["retriever"]))
 
 
-def list_indexes(root: Path) -> list[IndexInfo]:
-    """Every saved index under `root`, by name."""
-    infos = []
-    for folder in sorted(root.iterdir()) if root.is_dir() else []:
-        manifest = read_manifest(folder) if not folder.name.startswith(".") else None
-        if manifest is None:
+def publish(root: Path, name: str, build: Path) -> Path:
+    """Make the finished folder `build` the current version of `name` (hold `locked`)."""
+    folder = root / name
+    _fsync_tree(build)
+    digest = _digest_of(build / "manifest.json")
+    target = folder / f"v-{digest[:16]}"
+    if target.exists():  # the very same build again: keep the copy in place
+        shutil.rmtree(build, ignore_errors=True)
+    else:
+        os.rename(build, target)
+    _fsync(folder)
+    pointer = folder / f".{POINTER}.tmp-{os.getpid()}"
+    with open(pointer, "w", encoding="ascii") as handle:
+        handle.write(target.name + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(pointer, folder / POINTER)
+    _fsync(folder)
+    return target
+
+
+def build_folder(root: Path, name: str) -> Path:
+    """A fresh, empty folder for the next version of `name` (hold `locked`)."""
+    build = root / name / f".build-{os.getpid()}"
+    shutil.rmtree(build, ignore_errors=True)
+    build.mkdir(parents=True)
+    return build
+
+
+def tidy(root: Path, name: str) -> None:
+    """Remove what a killed or finished writer left, when no writer holds the lock."""
+    held: list[Any] = []
+    if not saved(root, name) or not _try_lock(root, name, held):
+        return
+    try:
+        remove_leftovers(root, name)
+    finally:
+        held[0].close()
+
+
+def remove_leftovers(root: Path, name: str) -> None:
+    """Delete every version but the current one, build folders and old temporaries (locked)."""
+    for stale in root.glob(f".{name}.*-*"):
+        if stale.is_dir() and not stale.is_symlink():
+            shutil.rmtree(stale, ignore_errors=True)
+    folder = root / name
+    try:
+        keep = current_version(root, name).name
+    except IndexStoreError:
+        keep = None
+    if keep is None or not folder.is_dir():
+        for build in folder.glob(".build-*") if folder.is_dir() else []:
+            shutil.rmtree(build, ignore_errors=True)
+        return
+    for entry in folder.iterdir():
+        if entry.name in (keep, POINTER):
             continue
-        size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+
+
+def list_indexes(root: Path) -> list[IndexInfo]:
+    """Every saved index under `root`, by name; a damaged one says what is wrong."""
+    infos = []
+    for name in _saved_names(root):
+        folder = root / name
+        try:
+            version = read_version(root, name)
+        except DamagedIndex as e:
+            infos.append(IndexInfo(folder.name, "damaged", 0, 0, 0, "", "", e.what))
+            continue
+        except IndexStoreError:
+            continue
+        manifest = version.manifest
+        size = sum(f.stat().st_size for f in version.folder.rglob("*") if f.is_file())
         infos.append(
             IndexInfo(
                 folder.name,
                 str(manifest["retriever"]),
-                len(manifest.get("files", {})),
-                int(manifest.get("passages", 0)),
+                len(manifest["files"]),
+                int(manifest["passages"]),
                 size,
-                str(manifest.get("built", "")),
-                str(manifest.get("source", "")),
+                str(manifest["built"]),
+                str(manifest["source"]),
             )
         )
     return infos
 
 
 def drop_index(root: Path, name: str) -> None:
-    """Remove saved index `name` (refused while another process writes it)."""
+    """Remove saved index `name`, damaged or not (refused while another process writes it)."""
     check_name(name)
-    if read_manifest(root / name) is None:
+    if not saved(root, name):
         raise IndexStoreError(f"no saved index {name!r}")
     with locked(root, name):
         retired = root / f".{name}.dropped-{os.getpid()}"
         (root / name).rename(retired)
         shutil.rmtree(retired, ignore_errors=True)
     (root / f".{name}.lock").unlink(missing_ok=True)
+
+
+def _saved_names(root: Path) -> list[str]:
+    """The names of the saved indexes under `root` (damaged ones too), sorted."""
+    names = sorted(f.name for f in root.iterdir()) if root.is_dir() else []
+    return [n for n in names if not n.startswith(".") and saved(root, n)]
+
+
+def _source(version: Version) -> str:
+    """The source folder a version was built from."""
+    return str(version.manifest.get("source", ""))
+
+
+def _legacy_source(folder: Path) -> str:
+    """The source recorded by an index saved in the older, unversioned layout."""
+    with contextlib.suppress(Damage):
+        data = read_json(folder / "manifest.json", "manifest.json")
+        if isinstance(data, dict) and isinstance(data.get("source"), str):
+            return str(data["source"])
+    return ""
+
+
+def _shown_path(path: str, limit: int = 200) -> str:
+    """A path as the repair hint shows it: quoted when needed, long ones cut in the middle."""
+    import shlex
+
+    quoted = shlex.quote(path)
+    if len(quoted) > limit:
+        return quoted[: limit // 2] + "..." + quoted[-limit // 2 :]
+    return quoted
+
+
+def _digest_of(path: Path) -> str:
+    """The sha256 hex digest of a file."""
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file or folder to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_tree(folder: Path) -> None:
+    """Flush every file and folder below `folder`, then `folder` itself."""
+    for dirpath, _dirnames, filenames in os.walk(folder):
+        for fname in filenames:
+            _fsync(Path(dirpath) / fname)
+        _fsync(Path(dirpath))

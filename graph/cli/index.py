@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from graph.app.corpus_specs import indexes_dir
+from graph.app.terminal import safe_text
 from graph.cli.support import user_errors
 
 RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
@@ -53,7 +54,7 @@ def index_command(name: str, path: Path, retriever: str | None) -> None:
                 bar.update(task, completed=done, total=total, description=_short(current))
 
             summary = build_index(indexes_dir(), name, path, chosen, progress=advance)
-    click.echo(summary.line())
+    click.echo(safe_text(summary.line()))
 
 
 @click.command("corpora")

@@ -48,6 +48,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -94,11 +95,19 @@ def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
     if isinstance(name_or_path, str) and name_or_path in BUILTIN_DATASETS:
         return _load_builtin(name_or_path)
     path = Path(name_or_path)
-    if path.is_file():
-        return read_dataset_file(path)
-    if path.exists():
-        raise DatasetError("not a file", path)
     text = str(name_or_path)
+    try:
+        kind = path.stat().st_mode
+    except OSError as e:
+        kind = None
+        if not isinstance(e, FileNotFoundError | NotADirectoryError):
+            raise DatasetError(
+                f"dataset {quoted(text)}: {e.strerror or type(e).__name__}"
+            ) from None
+    if kind is not None and stat.S_ISREG(kind):
+        return read_dataset_file(path)
+    if kind is not None:
+        raise DatasetError("not a file", path)
     if path.suffix or "/" in text or os.sep in text:
         raise DatasetError("no such file", path)
     raise DatasetError(

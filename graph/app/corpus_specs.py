@@ -16,10 +16,10 @@ from graph.app.terminal import safe_text
 
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
-    from graph.app.persistence import agent_home
+    from graph.app.persistence import home_folder
     from tools.index_store import indexes_root
 
-    return indexes_root(agent_home())
+    return indexes_root(home_folder())
 
 
 REAL_EMBED_ENV = "RAG_REAL_EMBED"

@@ -8,7 +8,8 @@ Layout::
     <root>/NAME/.build-PID/      a version being written (never read)
 
 The swap (`publish`): a writer builds the new version in ``.build-PID``, fsyncs every file,
-renames the folder to ``v-<digest of its manifest>``, writes ``CURRENT`` to a temporary file,
+renames the folder to ``v-<digest of its manifest and a random salt>`` (a new name every
+build), writes ``CURRENT`` to a temporary file,
 fsyncs it and `os.replace`s it over ``CURRENT``, then fsyncs the folder. Only that replace
 changes what readers see, so a SIGKILL at any instant leaves the old or the new version in
 place. Old versions, build folders and the ``.NAME.tmp-*``/``.NAME.old-*`` folders of
@@ -17,9 +18,11 @@ the lock free (`tidy`).
 
 A reader (`open_index`) reads ``CURRENT`` once and opens that version as a unit: the
 manifest is checked (`tools.index_check`), then every part against the digest the manifest
-records, then the arrays are memory-mapped (a map outlives the file's removal). When a part
-vanishes while it opens, a writer has flipped and removed that version: it reads ``CURRENT``
-again and opens the new one. Every other problem is `DamagedIndex`: "saved index NAME is
+records, then the arrays are memory-mapped (a map outlives the file's removal) and their
+offsets checked. When that fails and ``CURRENT`` has changed meanwhile, a writer flipped and
+removed the version being read: the reader opens the new one. A failure while ``CURRENT``
+still names the version is real (writers remove only versions no longer current) and is
+`DamagedIndex`: "saved index NAME is
 damaged: WHAT; re-index with `agent index NAME PATH`"; `list_indexes` lists such an index as
 damaged and `tools.index_build.build_index` rebuilds it from its source.
 """
@@ -31,10 +34,10 @@ import fcntl
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from corpora import check_name
 from tools.bm25 import BM25
@@ -48,6 +51,7 @@ VERSION = 2
 POINTER = "CURRENT"
 _VERSION_RE = re.compile(r"v-[0-9a-f]{16}")
 _OPEN_ATTEMPTS = 5
+_T = TypeVar("_T")
 
 
 class IndexStoreError(ValueError):
@@ -153,18 +157,48 @@ def current_version(root: Path, name: str) -> Path:
 
 def read_version(root: Path, name: str) -> Version:
     """The checked current version of index `name` (manifest and part digests verified)."""
+    return _retried(root, name, lambda folder: _checked(name, folder))
+
+
+def open_index(root: Path, name: str) -> IndexedCorpus:
+    """Open saved index `name` as one version (memory-mapped); IndexStoreError saying why."""
+    check_name(name)
+    with contextlib.suppress(IndexStoreError):
+        tidy(root, name)
+    return _opened(root, name)[1]
+
+
+def _opened(root: Path, name: str) -> tuple[Version, IndexedCorpus]:
+    """The current version of `name`, checked and memory-mapped."""
+
+    def check_and_load(folder: Path) -> tuple[Version, IndexedCorpus]:
+        version = _checked(name, folder)
+        return version, _loaded(name, version)
+
+    return _retried(root, name, check_and_load)
+
+
+def _retried(root: Path, name: str, step: Callable[[Path], _T]) -> _T:
+    """`step` on the current version folder, again on the new one if a writer flipped meanwhile.
+
+    A failure counts only if ``CURRENT`` still names the same version afterwards: writers
+    remove only versions that are no longer current, so that one is really damaged.
+    """
     for _ in range(_OPEN_ATTEMPTS):
         folder = current_version(root, name)
         try:
-            return _checked(name, folder)
-        except FileNotFoundError:
-            if current_version(root, name) == folder:
-                raise DamagedIndex(name, f"{folder.name} is missing") from None
+            return step(folder)
+        except (DamagedIndex, FileNotFoundError) as e:
+            if current_version(root, name) != folder:
+                continue
+            if isinstance(e, DamagedIndex):
+                raise
+            raise DamagedIndex(name, f"{folder.name} is missing") from None
     raise IndexStoreError(f"saved index {name!r} is being rewritten; try again when it ends")
 
 
 def _checked(name: str, folder: Path) -> Version:
-    """Check one version folder; FileNotFoundError when it vanished (a writer removed it)."""
+    """Check one version folder's manifest and the digests of its parts."""
     if not folder.is_dir():
         raise FileNotFoundError(folder)
     source = ""
@@ -174,29 +208,12 @@ def _checked(name: str, folder: Path) -> Version:
         check_manifest(manifest, name, FORMAT, VERSION)
         check_parts(folder, manifest["parts"])
     except Damage as e:
-        if not folder.is_dir():
-            raise FileNotFoundError(folder) from None
         raise DamagedIndex(name, str(e), source) from None
     return Version(folder, manifest)
 
 
-def open_index(root: Path, name: str) -> IndexedCorpus:
-    """Open saved index `name` as one version (memory-mapped); IndexStoreError saying why."""
-    check_name(name)
-    with contextlib.suppress(IndexStoreError):
-        tidy(root, name)
-    for _ in range(_OPEN_ATTEMPTS):
-        version = read_version(root, name)
-        try:
-            return _loaded(name, version)
-        except FileNotFoundError:
-            if current_version(root, name) == version.folder:
-                raise DamagedIndex(name, "a part is missing", _source(version)) from None
-    raise IndexStoreError(f"saved index {name!r} is being rewritten; try again when it ends")
-
-
 def _loaded(name: str, version: Version) -> IndexedCorpus:
-    """Memory-map the parts of a checked version; FileNotFoundError if it vanished."""
+    """Memory-map the parts of a checked version and check their offsets."""
     folder, manifest = version.folder, version.manifest
     try:
         bm25 = BM25.load(folder / "bm25")
@@ -205,9 +222,7 @@ def _loaded(name: str, version: Version) -> IndexedCorpus:
         check_offsets(folder, int(manifest["passages"]), len(bm25.doc_ids))
         if dense is not None and list(dense.doc_ids) != list(bm25.doc_ids):
             raise Damage("dense/ids.json does not match the BM25 ids")
-    except (Damage, ValueError, KeyError, TypeError, IndexError) as e:
-        if not folder.is_dir():
-            raise FileNotFoundError(folder) from None
+    except (Damage, ValueError, KeyError, TypeError, IndexError, OSError) as e:
         raise DamagedIndex(name, " ".join(str(e).split()), _source(version)) from None
     corpus = StoredCorpus(name, passages, bm25.doc_ids, str(manifest["description"]))
     return IndexedCorpus(corpus, bm25, dense, str(manifest["retriever"]))
@@ -217,12 +232,8 @@ def publish(root: Path, name: str, build: Path) -> Path:
     """Make the finished folder `build` the current version of `name` (hold `locked`)."""
     folder = root / name
     _fsync_tree(build)
-    digest = _digest_of(build / "manifest.json")
-    target = folder / f"v-{digest[:16]}"
-    if target.exists():  # the very same build again: keep the copy in place
-        shutil.rmtree(build, ignore_errors=True)
-    else:
-        os.rename(build, target)
+    target = folder / f"v-{_digest_of(build / 'manifest.json', salt=os.urandom(16))[:16]}"
+    os.rename(build, target)  # a new name every build: a damaged twin is never kept
     _fsync(folder)
     pointer = folder / f".{POINTER}.tmp-{os.getpid()}"
     with open(pointer, "w", encoding="ascii") as handle:
@@ -282,7 +293,7 @@ def list_indexes(root: Path) -> list[IndexInfo]:
     for name in _saved_names(root):
         folder = root / name
         try:
-            version = read_version(root, name)
+            version, _ = _opened(root, name)
         except DamagedIndex as e:
             infos.append(IndexInfo(folder.name, "damaged", 0, 0, 0, "", "", e.what))
             continue
@@ -346,12 +357,13 @@ def _shown_path(path: str, limit: int = 200) -> str:
     return quoted
 
 
-def _digest_of(path: Path) -> str:
-    """The sha256 hex digest of a file."""
+def _digest_of(path: Path, salt: bytes) -> str:
+    """The sha256 hex digest of `salt` and a file's bytes."""
     import hashlib
 
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
+    digest = hashlib.sha256(salt)
+    digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _fsync(path: Path) -> None:

@@ -34,6 +34,7 @@ import fcntl
 import os
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,8 @@ VERSION = 2
 POINTER = "CURRENT"
 _VERSION_RE = re.compile(r"v-[0-9a-f]{16}")
 _OPEN_ATTEMPTS = 5
+LOCK_WAIT_S = 1.0
+"""How long a writer waits for the lock before refusing (readers hold it for milliseconds)."""
 _T = TypeVar("_T")
 
 
@@ -98,9 +101,18 @@ def indexes_root(home: Path) -> Path:
 
 @contextlib.contextmanager
 def locked(root: Path, name: str) -> Iterator[None]:
-    """Hold the exclusive write lock of index `name`; refuse if another process holds it."""
+    """Hold the exclusive write lock of index `name`; refuse if another process holds it.
+
+    A reader tidying leftovers holds the lock for milliseconds, so a writer tries again for
+    up to `LOCK_WAIT_S` before refusing.
+    """
     held: list[Any] = []
-    if not _try_lock(root, name, held):
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while not _try_lock(root, name, held):
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.02)
+    if not held:
         raise IndexStoreError(
             f"index {name!r} is being written by another process; try again when it ends"
         )
@@ -256,12 +268,20 @@ def build_folder(root: Path, name: str) -> Path:
 def tidy(root: Path, name: str) -> None:
     """Remove what a killed or finished writer left, when no writer holds the lock."""
     held: list[Any] = []
-    if not saved(root, name) or not _try_lock(root, name, held):
+    if not _has_leftovers(root, name) or not _try_lock(root, name, held):
         return
     try:
         remove_leftovers(root, name)
     finally:
         held[0].close()
+
+
+def _has_leftovers(root: Path, name: str) -> bool:
+    """Whether index `name` has anything but ``CURRENT`` and one version, or old temporaries."""
+    folder = root / name
+    if not saved(root, name):
+        return False
+    return len(list(folder.iterdir())) > 2 or any(root.glob(f".{name}.*-*"))
 
 
 def remove_leftovers(root: Path, name: str) -> None:

@@ -69,8 +69,10 @@ def test_a_sigkill_anywhere_in_a_reindex_keeps_the_old_or_the_new_index(tmp_path
     changed = write_wiki(tmp_path / "wiki2")
     second_version(changed)
     second = ids_of_build(tmp_path / "second", changed)
-    outcomes = []
-    for kill_at in range(1, 9):
+    outcomes: list[int] = []
+    for kill_at in range(1, 13):  # until a build makes fewer calls than `kill_at`
+        if outcomes[-1:] == [0]:
+            break
         root = tmp_path / f"root{kill_at}"
         build_index(root, "wiki", docs)
         shutil.rmtree(docs)
@@ -92,7 +94,7 @@ def test_a_sigkill_anywhere_in_a_reindex_keeps_the_old_or_the_new_index(tmp_path
         assert leftovers(root, "wiki") == []
         shutil.rmtree(docs)
         write_wiki(docs)  # the first version again, for the next window
-    assert -9 in outcomes and 0 in outcomes  # every window was hit, then the build finished
+    assert outcomes[-1] == 0 and outcomes.count(-9) >= 4, outcomes  # every window was hit
 
 
 def ids_of_build(root: Path, docs: Path) -> list[str]:

@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT.parent))
 
 from tools.bm25 import BM25  # noqa: E402
 from tools.index_build import build_index  # noqa: E402
-from tools.index_store import current_version, open_index  # noqa: E402
+from tools.index_store import open_index  # noqa: E402
+from tools.index_versions import current_version  # noqa: E402
 from tools.stored_corpus import StoredPassages  # noqa: E402
 
 RESULTS = ROOT / "results" / "index_open.md"

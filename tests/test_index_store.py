@@ -14,14 +14,8 @@ from wiki_docs import write_wiki
 
 from graph.app.session import Session
 from tools.index_build import build_index
-from tools.index_store import (
-    IndexStoreError,
-    current_version,
-    drop_index,
-    list_indexes,
-    locked,
-    open_index,
-)
+from tools.index_store import drop_index, list_indexes, open_index
+from tools.index_versions import IndexStoreError, current_version, locked
 from tools.stored_corpus import StoredCorpus
 
 

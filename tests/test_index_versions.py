@@ -26,12 +26,8 @@ from wiki_docs import write_wiki
 
 import tools.index_store as index_store
 from tools.index_build import build_index
-from tools.index_store import (
-    DamagedIndex,
-    current_version,
-    list_indexes,
-    open_index,
-)
+from tools.index_store import list_indexes, open_index
+from tools.index_versions import DamagedIndex, current_version
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "index_crash_worker.py"

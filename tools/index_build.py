@@ -2,9 +2,9 @@
 
 Run again, `build_index` re-reads only files whose size, modification time or content changed,
 reuses the passages and vectors of the others, and drops deleted files. Under the index's
-exclusive lock (`tools.index_store.locked`) it writes a new version folder, records the
+exclusive lock (`tools.index_versions.locked`) it writes a new version folder, records the
 sha256 of every part in the manifest, and makes it current with one atomic replace
-(`tools.index_store.publish`), so a reader never sees half an index and a SIGKILL at any
+(`tools.index_versions.publish`), so a reader never sees half an index and a SIGKILL at any
 point leaves the old or the new one. A damaged old index is not reused: it is rebuilt from
 the source. A built-in corpus name (``policy``) is refused: ``--corpus policy`` means the
 built-in.
@@ -31,14 +31,12 @@ from corpora.loader import passages_of
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, normalize
 from tools.index_check import part_digests
-from tools.index_store import (
-    FORMAT,
-    VERSION,
+from tools.index_store import FORMAT, VERSION, read_version
+from tools.index_versions import (
     IndexStoreError,
     build_folder,
     locked,
     publish,
-    read_version,
     remove_leftovers,
 )
 from tools.retrievers import check_retriever, default_encoder

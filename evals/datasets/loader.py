@@ -265,7 +265,7 @@ def _inside(folder: Path, target: str) -> Path | None:
 def _saved_corpus(spec: str) -> Corpus | None:
     """The passages of saved index `spec`, if there is one (its damage is a DatasetError)."""
     from graph.app.corpus_specs import indexes_dir
-    from tools.index_store import saved
+    from tools.index_versions import saved
     from tools.saved_indexes import open_saved
 
     try:

@@ -63,7 +63,7 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     """
     from corpora import CorpusError, check_name, parse_corpus_spec
     from corpora.documents import skip_summary
-    from tools.index_store import saved
+    from tools.index_versions import saved
     from tools.saved_indexes import open_saved
 
     root = indexes_dir()

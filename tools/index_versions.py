@@ -83,7 +83,8 @@ def _try_lock(root: Path, name: str, held: list[Any]) -> bool:
     """Take the write lock without waiting; on success the open lock file is put in `held`."""
     try:
         root.mkdir(parents=True, exist_ok=True)
-        handle = open(root / f".{name}.lock", "a+b")  # noqa: SIM115 (closed by the caller)
+        fd = os.open(root / f".{name}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        handle = os.fdopen(fd, "r+b")  # closed by the caller (never through a planted link)
     except NotADirectoryError:
         raise IndexStoreError(f"{root}: not a folder (the saved indexes live there)") from None
     except OSError as e:

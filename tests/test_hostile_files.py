@@ -82,6 +82,24 @@ def test_links_out_are_skipped_when_a_folder_is_loaded_directly(
     }
 
 
+# --- 12: awkward file names -----------------------------------------------------------------
+
+
+def test_awkward_file_names_never_fail_agent_index(
+    agent_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ok.txt").write_text("The Kestrel valve opens at dawn.")
+    for name in ("report [final].txt", " lead.txt", "new\nline.txt", "esc\x1b[2J.md"):
+        (docs / name).write_text("Kestrel notes.")
+    code, out, err = run_cli(capsys, "index", "kb", str(docs))
+    assert code == 0, err
+    assert "4 bad file name: ' lead.txt', 'esc\\x1b[2J.md', 'new\\nline.txt' and 1 more" in out
+    assert "\x1b" not in out and len(out.strip().splitlines()) == 1
+    assert [p.id for p in open_index(agent_home / "indexes", "kb").corpus.passages] == ["ok.txt"]
+
+
 # --- 2: a dataset header's corpus -----------------------------------------------------------
 
 QUESTION = {"id": "q1", "question": "What opens at dawn?", "answers": ["Kestrel valve"]}

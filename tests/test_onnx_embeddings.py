@@ -25,6 +25,7 @@ from cli_helpers import run_cli
 from graph.cli import index as index_cli
 from tools import embeddings, onnx_embed, onnx_export
 from tools.embeddings import MODEL_FILES, EmbeddingError
+from tools.index_store import open_index
 from tools.onnx_embed import OnnxEmbeddings
 
 pytest.importorskip("onnxruntime", reason="the [dense] extra is not installed")
@@ -275,8 +276,8 @@ def test_an_unchanged_folder_is_indexed_again_without_the_model(
     assert code == 0, err
     assert "4 files (0 read, 4 unchanged)" in out
     assert float(out.strip().rsplit(", ", 1)[1].removesuffix(" s")) >= 100.0  # the whole process's
-    ids = json.loads((tmp_path / "home" / "indexes" / "gear" / "dense" / "ids.json").read_text())
-    assert ids["model"] == "all-MiniLM-L6-v2"  # kept though nothing was embedded
+    dense = open_index(tmp_path / "home" / "indexes", "gear").dense
+    assert dense is not None and dense.model == "all-MiniLM-L6-v2"  # kept, nothing embedded
 
 
 def test_a_folder_corpus_keeps_its_vectors_between_asks(

@@ -288,7 +288,7 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
     if not answers and not unanswerable:
         raise DatasetError(
             "'answers' is empty: give at least one accepted answer "
-            "(or mark a question the corpus cannot answer \"unanswerable\": true)",
+            '(or mark a question the corpus cannot answer "unanswerable": true)',
             path,
             line,
         )

@@ -15,6 +15,7 @@ nothing; every other directive's body is code.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -124,3 +125,20 @@ def prose_block(text: str) -> list[Block]:
     """One prose block of the text (lines joined), or none if it is blank."""
     joined = " ".join(text.split())
     return [Block("prose", joined)] if joined else []
+
+
+def directive_blocks(
+    name: str, argument: str, body: list[str], read: Callable[[list[str]], list[Block]]
+) -> list[Block]:
+    """What a directive leaves, by its kind: nothing, its body as code, or its text.
+
+    `body` is the directive's content, dedented; a prose body is read with `read` (the
+    reader of the directive's own markup), after the argument's lead text.
+    """
+    kind = directive_kind(name)
+    inner = without_options(body)
+    if kind == "empty":
+        return []
+    if kind == "code":
+        return code_block(inner)
+    return prose_block(lead_text(name, argument)) + read(dedent(inner))

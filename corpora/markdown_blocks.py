@@ -19,10 +19,8 @@ from corpora.blocks import (
     Block,
     code_block,
     dedent,
-    directive_kind,
-    lead_text,
+    directive_blocks,
     prose_block,
-    without_options,
 )
 from corpora.rst_blocks import rst_blocks
 
@@ -109,14 +107,10 @@ def _fenced(lines: list[str], i: int, marker: str, info: str, blocks: list[Block
         blocks += code_block(body)
         return end + 1
     name, argument = directive.groups()
-    kind = directive_kind(name)
-    inner = without_options(body)
     if name.lower() == "eval-rst":
-        blocks += rst_blocks("\n".join(inner))
-    elif kind == "code":
-        blocks += code_block(inner)
-    elif kind == "prose":
-        blocks += prose_block(lead_text(name, argument)) + _read(dedent(inner))
+        blocks += rst_blocks("\n".join(body))
+    else:
+        blocks += directive_blocks(name, argument, body, _read)
     return end + 1
 
 

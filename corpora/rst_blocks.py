@@ -21,10 +21,8 @@ from corpora.blocks import (
     Block,
     code_block,
     dedent,
-    directive_kind,
-    lead_text,
+    directive_blocks,
     prose_block,
-    without_options,
 )
 
 _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
@@ -118,13 +116,7 @@ def _explicit(content: str, body: list[str]) -> list[Block]:
     if directive is None:  # a comment, a label or link target, a substitution definition
         return []
     name, argument = directive.group(1), directive.group(2) or ""
-    kind = directive_kind(name)
-    inner = without_options(dedent(body))
-    if kind == "empty":
-        return []
-    if kind == "code":
-        return code_block(inner)
-    return prose_block(lead_text(name, argument)) + _read(dedent(inner), None)
+    return directive_blocks(name, argument, dedent(body), lambda inner: _read(inner, None))
 
 
 def _title_at(lines: list[str], i: int) -> tuple[str, str, int] | None:

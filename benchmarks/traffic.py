@@ -165,7 +165,7 @@ class Traffic:
         for namespace, values in self.router.stream(
             {"request": request}, config, context=context, stream_mode="values", subgraphs=True
         ):
-            if namespace and str(namespace[0]).startswith(AGENT_NODE):
+            if namespace and str(namespace[0]).startswith(AGENT_NODE) and isinstance(values, dict):
                 agent = values
         if agent is None:
             return None

@@ -1,11 +1,11 @@
 """Agent runs assembled from the saved checkpoints, one per turn.
 
 A run is a turn of an agent thread, or the agent side of a router thread that sent its
-request to the agent. A turn is one invocation: it starts at a checkpoint whose source is ``input`` and ends at the
-last checkpoint before the next one. Its result (answer, stopped, steps, citations) is that
-last checkpoint's; its tool calls are read from the newest transcript; its duration is the
-time between its first and last checkpoint. Flow threads, and router threads that went to the
-flow, are not agent runs.
+request to the agent. A turn is one invocation: it starts at a checkpoint whose source is
+``input`` and ends at the last checkpoint before the next one. Its result (answer, stopped,
+steps, citations) is that last checkpoint's; its tool calls are read from the newest
+transcript; its duration is the time between its first and last checkpoint. Flow threads,
+and router threads that went to the flow, are not agent runs.
 """
 
 from __future__ import annotations

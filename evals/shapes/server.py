@@ -8,7 +8,7 @@ is the graph it was made by (``graph_id`` in its metadata). Messages arrive as J
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from evals.shapes.saved import SavedThreads, Skip
@@ -17,8 +17,8 @@ from graph.router import AGENT_NODE
 
 PAGE = 100
 """Threads per ``threads.search`` call."""
-HISTORY_LIMIT = 10_000
-"""Checkpoints asked for per thread (and per namespace)."""
+HISTORY_PAGE = 1000
+"""Checkpoints per ``threads.get_history`` call (the server's maximum)."""
 
 
 class ServerError(RuntimeError):
@@ -53,9 +53,8 @@ def read_thread(client: Any, thread: Mapping[str, Any], threads: SavedThreads) -
     thread_id = str(thread["thread_id"])
     graph_id = (thread.get("metadata") or {}).get("graph_id")
     kind = graph_id if graph_id in KINDS else None
-    states = client.threads.get_history(thread_id, limit=HISTORY_LIMIT)
     tasks: list[str] = []
-    for state in states:
+    for state in history(client, thread_id):
         add_state(threads, thread_id, state, kind)
         for task in state.get("tasks") or []:
             if task.get("name") == AGENT_NODE and task.get("id"):
@@ -63,11 +62,23 @@ def read_thread(client: Any, thread: Mapping[str, Any], threads: SavedThreads) -
     if kind != ROUTER:
         return
     for ns in dict.fromkeys(tasks):
-        checkpoint = {"thread_id": thread_id, "checkpoint_ns": ns}
-        for state in client.threads.get_history(
-            thread_id, limit=HISTORY_LIMIT, checkpoint=checkpoint
-        ):
+        for state in history(client, thread_id, {"thread_id": thread_id, "checkpoint_ns": ns}):
             add_state(threads, thread_id, state, kind, ns)
+
+
+def history(
+    client: Any, thread_id: str, checkpoint: Mapping[str, Any] | None = None
+) -> Iterator[Mapping[str, Any]]:
+    """A thread's checkpoints (in one namespace), newest first, a page at a time."""
+    before: Any = None
+    while True:
+        page = client.threads.get_history(
+            thread_id, limit=HISTORY_PAGE, before=before, checkpoint=checkpoint
+        )
+        yield from page
+        if len(page) < HISTORY_PAGE:
+            return
+        before = page[-1]["checkpoint"]
 
 
 def add_state(

@@ -336,3 +336,27 @@ def test_postgres_store_gives_the_same_figures(
     assert document["flow"]["runs"] == len(routed)
     assert document["flow"]["agreement"]["both_answered"] == both
     assert document["proposal"]["tools"] == list(DESK)
+
+
+def test_a_pattern_keeps_what_every_value_shares_and_generalises_the_rest() -> None:
+    from evals.shapes.patterns import first_span, induce
+
+    pattern = induce(["RD-12345", "RD-99", "RD-4567"])
+    assert pattern is not None
+    assert first_span(pattern, "order RD-555 and SKU-1234") == "RD-555"
+    assert first_span(pattern, "order XRD-555 or RD-5555555") is None
+    mixed = induce(["AB-1", "ab.c"])
+    assert mixed is not None
+    assert first_span(mixed, "x ab.c y") == "ab.c" and first_span(mixed, "AB-7") == "AB-7"
+    assert induce([" ", ""]) is None
+
+
+def test_a_forked_thread_is_read_along_its_newest_branch() -> None:
+    from evals.shapes.saved import Saved, Stream
+
+    stream = Stream("t", "")
+    rows = [("a", None, "1", "input"), ("b", "a", "2", "loop"), ("c", "b", "3", "loop"),
+            ("d", "b", "4", "fork")]  # fmt: skip
+    for checkpoint_id, parent, ts, source in rows:
+        stream.add(Saved(checkpoint_id, parent, ts, source, {}), {}, {})
+    assert [s.checkpoint_id for s in stream.chain()] == ["a", "b", "d"]

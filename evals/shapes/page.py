@@ -35,7 +35,7 @@ def label(row: ShapeRow) -> str:
 def shapes_svg(rows: Sequence[ShapeRow]) -> str:
     """Horizontal bars, one per shape: runs the flow would take, then the agent's."""
     shown = list(rows[:MAX_BARS])
-    width, left, right, bar, gap, top = 760.0, 300.0, 60.0, 18.0, 8.0, 8.0
+    width, left, right, bar, gap, top = 800.0, 380.0, 70.0, 18.0, 8.0, 8.0
     height = top + len(shown) * (bar + gap) + 22
     most = max((len(r.runs) for r in shown), default=1)
     scale = (width - left - right) / most
@@ -45,7 +45,7 @@ def shapes_svg(rows: Sequence[ShapeRow]) -> str:
         flow = sum(to_flow(run.request) for run in row.runs)
         rest = len(row.runs) - flow
         name = label(row)
-        short = name if len(name) <= 46 else name[:45] + "…"
+        short = name if len(name) <= 58 else name[:57] + "…"
         tip = escape(f"{name}: {len(row.runs)} runs ({row.share:.1%}), {flow} to the flow")
         out.append(
             f'<g><title>{tip}</title><text x="{left - 8}" y="{y + bar * 0.7:.1f}" '

@@ -360,3 +360,20 @@ def test_a_forked_thread_is_read_along_its_newest_branch() -> None:
     for checkpoint_id, parent, ts, source in rows:
         stream.add(Saved(checkpoint_id, parent, ts, source, {}), {}, {})
     assert [s.checkpoint_id for s in stream.chain()] == ["a", "b", "d"]
+
+
+def test_reading_sqlite_by_its_ids_gives_the_runs_the_saver_lists(
+    store: tuple[str, list[Sent]],
+) -> None:
+    from evals.shapes.runs import read_runs
+    from evals.shapes.saved import read_listed, read_sqlite
+
+    db, _ = store
+    with open_checkpointer(db, read_only=True) as saver:
+        fast, listed = read_runs(read_sqlite(saver)), read_runs(read_listed(saver))
+    assert len(fast) == len(listed) > 0
+    for one, other in zip(fast, listed, strict=True):
+        assert (one.ref, one.request, one.calls, one.stopped, one.answer, one.model_calls) == (
+            other.ref, other.request, other.calls, other.stopped, other.answer, other.model_calls
+        )  # fmt: skip
+        assert one.duration_s == pytest.approx(other.duration_s, abs=0.002)

@@ -71,7 +71,7 @@ def read_runs(threads: SavedThreads) -> list[Run]:
 
 def agent_runs(stream: Stream, via: str) -> list[Run]:
     """The runs of one agent stream: its turns, paired with its invocations from the end."""
-    turns = split_turns(stream.values.get("messages") or [])
+    turns = split_turns(stream.state().get("messages") or [])
     segments = invocations(stream.chain())
     runs = []
     count = min(len(turns), len(segments)) or len(turns)
@@ -80,7 +80,7 @@ def agent_runs(stream: Stream, via: str) -> list[Run]:
         number = first + offset
         segment = segments[len(segments) - count + offset] if segments else []
         last = number == len(turns) - 1
-        result: Mapping[str, Any] = stream.values if last or not segment else segment[-1].result
+        result = stream.state() if last or not segment else stream.result_at(segment[-1])
         runs.append(build_run(stream.thread_id, number + 1, via, turns[number], result, segment))
     return runs
 

@@ -64,13 +64,13 @@ def shapes(
         if server:
             check_server_url(server)
             try:
-                saved = read_server(server, skip)
+                runs = read_runs(read_server(server, skip))
             except ServerError as error:
                 raise click.ClickException(str(error)) from None
         else:
             with open_checkpointer(db, read_only=True) as saver:
-                saved = read_store(saver, skip)
-        analysis = analyze(read_runs(saved), model_latency_ms=model_latency, with_draft=propose)
+                runs = read_runs(read_store(saver, skip))  # states are read while it is open
+        analysis = analyze(runs, model_latency_ms=model_latency, with_draft=propose)
         if html_path:
             try:
                 Path(html_path).write_text(render_page(analysis), encoding="utf-8")

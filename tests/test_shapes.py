@@ -377,3 +377,30 @@ def test_reading_sqlite_by_its_ids_gives_the_runs_the_saver_lists(
             other.ref, other.request, other.calls, other.stopped, other.answer, other.model_calls
         )  # fmt: skip
         assert one.duration_s == pytest.approx(other.duration_s, abs=0.002)
+
+
+def test_stored_tool_names_and_requests_are_rendered_safe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from graph.agent.budget import DEFAULT_MAX_STEPS, run_config
+    from graph.agent.graph import build_agent
+    from tools.finish import finish
+
+    evil = "evil\x1b[2J<script>x</script>"
+    request = "Order RD-12345 please <img src=x onerror=alert(1)>"
+    done = {"answer": "\x1b[31mdone\x07", "citations": []}
+    scripts = {
+        request: [{"tool": evil, "args": {"q\x1b": "<b>"}}, {"tool": "finish", "args": done}]
+    }
+    db = str(tmp_path / "evil.sqlite")
+    with open_checkpointer(db) as saver:
+        agent = build_agent(model=ScriptBook(scripts=scripts), tools=[finish], checkpointer=saver)
+        agent.invoke({"question": request}, run_config(DEFAULT_MAX_STEPS, "t-evil"))
+    page = tmp_path / "evil.html"
+    code, out, err = run_cli(capsys, "shapes", "--db", db, "--html", str(page), "--propose")
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out and "evil\\x1b[2J<script>" in out
+    text = page.read_text(encoding="utf-8")
+    assert "<script>" not in text and "<img" not in text and "&lt;img src=x" in text
+    document = shapes_json(capsys, "--db", db)
+    assert document["shapes"][0]["tools"] == [evil]

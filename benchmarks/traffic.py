@@ -4,7 +4,8 @@ The runs, in proportions given by ``MIX`` (or ``--mix``), shuffled together:
 
 - ``field_service``: the field-service requests (``evals/datasets/field_service_requests.jsonl``,
   off-topic ones left out) answered by the ReAct agent with the field-service tools and the
-  offline policy, in process;
+  offline policy, in process (or, with ``--mcp SPEC``, the tools an MCP server serves, such as
+  ``agent mcp serve``);
 - ``policy``, ``products``: questions over the built-in corpora; ``arithmetic``: sums for the
   calculator (every other one as the second turn of a policy thread); the agent with the
   default tools and the offline policy;
@@ -21,6 +22,7 @@ leaves out unless ``--all``. Each run is recorded as it was sent (`Sent`), its t
 from what the invocation returned, so tests can check `agent shapes` against it.
 
 Usage: python benchmarks/traffic.py --db PATH|URL [--runs 200] [--seed 0] [--manifest FILE]
+       [--mcp "stdio:.venv/bin/agent mcp serve"]
 """
 
 from __future__ import annotations
@@ -110,7 +112,9 @@ def turn_tools(messages: Sequence[AnyMessage]) -> list[str]:
 class Traffic:
     """The agents, the router and the desk on one checkpointer."""
 
-    def __init__(self, saver: BaseCheckpointSaver, orders: int, seed: int) -> None:
+    def __init__(
+        self, saver: BaseCheckpointSaver, orders: int, seed: int, mcp: str | None = None
+    ) -> None:
         from graph.agent.graph import build_agent
         from graph.models import load_model
         from graph.router import build_router
@@ -119,6 +123,19 @@ class Traffic:
         from tools.finish import finish
 
         policy = load_model(MODEL)
+        self.mcp: Any = None
+        field_tools = field_service_tools()
+        if mcp is not None:
+            from graph.mcp_io.tools import connect_tools
+
+            self.mcp, remote = connect_tools([mcp], taken={finish.name})
+            wanted = {tool.name for tool in field_tools}
+            field_tools = [  # a server's searches may be named after it: NAME_search_...
+                tool for tool in remote if any(tool.name.endswith(name) for name in wanted)
+            ]
+            if len(field_tools) != len(wanted):
+                self.close()
+                raise ValueError(f"{mcp} does not serve the field-service tools {sorted(wanted)}")
         self.orders = make_orders(orders, RETURN_FATES, seed)
         desk = ReturnsDesk(self.orders)
         self.desk_requests = [request_for(o, n) for n, o in enumerate(self.orders)]
@@ -126,13 +143,19 @@ class Traffic:
         self.graphs = {
             "default": build_agent(model=policy, tools=default_tools(), checkpointer=saver),
             "field_service": build_agent(
-                model=policy, tools=[*field_service_tools(), finish], checkpointer=saver
+                model=policy, tools=[*field_tools, finish], checkpointer=saver
             ),
             "returns": build_agent(
                 model=ScriptBook(scripts=scripts), tools=[*desk.tools(), finish], checkpointer=saver
             ),
         }
         self.router = build_router(saver, model=policy)
+
+    def close(self) -> None:
+        """Close the MCP sessions, if any."""
+        if self.mcp is not None:
+            self.mcp.close()
+            self.mcp = None
 
     def ask(self, graph: str, request: str, thread_id: str, domain: str, turn: int) -> Sent:
         """One agent turn on a thread, its kind and model recorded as `agent ask` records them."""
@@ -196,9 +219,20 @@ def write_traffic(
     seed: int = 0,
     evals: int = 0,
     router_flow: int = 0,
+    mcp: str | None = None,
 ) -> list[Sent]:
     """Send the runs of `counts` (plus eval threads and router threads for the flow)."""
-    traffic = Traffic(saver, max(counts.get("returns", 0), 1), seed)
+    traffic = Traffic(saver, max(counts.get("returns", 0), 1), seed, mcp)
+    try:
+        return send(traffic, counts, seed, evals, router_flow)
+    finally:
+        traffic.close()
+
+
+def send(
+    traffic: Traffic, counts: Mapping[str, int], seed: int, evals: int, router_flow: int
+) -> list[Sent]:
+    """Send the planned runs through `traffic`, in order; what each returned."""
     sent: list[Sent] = []
     field = field_requests()
     cursor = dict.fromkeys([*counts, "eval"], 0)
@@ -265,6 +299,7 @@ def main() -> None:
     parser.add_argument("--router-flow", type=int, default=0, help="router threads for the flow")
     parser.add_argument("--mix", default=None, help='JSON shares, e.g. {"returns": 0.5, ...}')
     parser.add_argument("--manifest", default=None, help="write the runs sent as JSON lines")
+    parser.add_argument("--mcp", default=None, help="the field-service tools from this MCP server")
     args = parser.parse_args()
     from graph.app.persistence import open_checkpointer
 
@@ -272,7 +307,12 @@ def main() -> None:
     counts = counts_for(args.runs, mix)
     with open_checkpointer(args.db) as saver:
         sent = write_traffic(
-            saver, counts, seed=args.seed, evals=args.eval, router_flow=args.router_flow
+            saver,
+            counts,
+            seed=args.seed,
+            evals=args.eval,
+            router_flow=args.router_flow,
+            mcp=args.mcp,
         )
     if args.manifest:
         Path(args.manifest).write_text("\n".join(iter_manifest(sent)) + "\n", encoding="utf-8")

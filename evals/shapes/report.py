@@ -173,7 +173,7 @@ def _cell(value: float | None, form: str) -> str:
     return "-" if value is None else format(value, form)
 
 
-def table_lines(analysis: Analysis, width: int = 60) -> list[str]:
+def table_lines(analysis: Analysis, width: int = 100) -> list[str]:
     """The terminal table: one line per shape, then what the flow would serve."""
     head = f"{'runs':>6} {'share':>6} {'calls':>6} {'answered':>8} {'median s':>9}  shape"
     lines = [f"{len(analysis.runs)} agent runs, {len(analysis.rows)} shapes", head]

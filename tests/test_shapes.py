@@ -301,8 +301,9 @@ def test_bad_sources_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_an_empty_store_has_no_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "none.sqlite")
-    document = shapes_json(capsys, "--db", db)
+    document = shapes_json(capsys, "--db", db, "--propose")
     assert document["runs"] == 0 and document["shapes"] == [] and document["flow"]["runs"] == 0
+    assert document["proposal"] is None and document["flow"]["saving"]["ratio"] is None
     code, out, err = run_cli(capsys, "shapes", "--db", db)
     assert code == 0 and out.startswith("no agent runs")
 
@@ -404,3 +405,22 @@ def test_stored_tool_names_and_requests_are_rendered_safe(
     assert "<script>" not in text and "<img" not in text and "&lt;img src=x" in text
     document = shapes_json(capsys, "--db", db)
     assert document["shapes"][0]["tools"] == [evil]
+
+
+def test_the_draft_is_for_the_largest_shape_the_router_keeps_for_the_agent() -> None:
+    from evals.shapes.propose import choose_shape
+    from evals.shapes.runs import Run
+    from evals.shapes.table import shape_rows
+    from evals.shapes.transcript import Call
+
+    def run(number: int, request: str, *tools: str) -> Run:
+        calls = tuple(Call(tool, {}, True, None) for tool in tools)
+        return Run(f"t-{number}", 1, "agent", request, calls, "answer", "ok", 2, (), 0.1)
+
+    runs = [run(n, "AC-250-S hums", "search_tickets", "check_availability") for n in range(5)]
+    runs += [run(10 + n, "Order RD-12345", "lookup_order") for n in range(3)]
+    runs += [run(20 + n, "What is 2 * 3?") for n in range(4)]  # no tool: never a draft
+    runs += [run(30, "Order RD-54321 please", "issue_label")]  # under 10% of the runs
+    chosen = choose_shape(shape_rows(runs), len(runs))
+    assert chosen is not None and chosen.tools == ("lookup_order",)
+    assert choose_shape(shape_rows(runs[:5] + runs[8:12]), 9) is None

@@ -70,7 +70,11 @@ def read_runs(threads: SavedThreads) -> list[Run]:
 
 
 def agent_runs(stream: Stream, via: str) -> list[Run]:
-    """The runs of one agent stream: its turns, paired with its invocations from the end."""
+    """The runs of one agent stream: its turns, paired with its invocations from the end.
+
+    A human message that came without an invocation of its own (earlier messages a chat client
+    sent in the same input as its question) is conversation, not a run.
+    """
     turns = split_turns(stream.state().get("messages") or [])
     segments = invocations(stream.chain())
     runs = []

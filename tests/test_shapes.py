@@ -218,10 +218,8 @@ def test_the_text_table_lists_every_shape(
     code, out, err = run_cli(capsys, "shapes", "--db", db, "--propose")
     assert code == 0, err
     runs = [s for s in sent if not s.eval]
-    assert (
-        out.splitlines()[0]
-        == f"{len(runs)} agent runs, {len(set(collapse(s.tools) for s in runs))} shapes"
-    )  # noqa: E501
+    shapes = len({collapse(s.tools) for s in runs})
+    assert out.splitlines()[0] == f"{len(runs)} agent runs, {shapes} shapes"
     assert "lookup_order -> check_return_window -> issue_label" in out
     assert "TRANSITIONS = MappingProxyType(" in out
 

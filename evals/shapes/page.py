@@ -79,13 +79,18 @@ def _cards(analysis: Analysis) -> str:
     )
 
 
+def _ms(seconds: float | None) -> str:
+    """A duration in milliseconds, or ``-``."""
+    return "-" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
 def _table(rows: Sequence[ShapeRow]) -> str:
     """The shapes table."""
     cells = "".join(
         f'<tr><td class="shape"><a href="#s-{i}">{escape(label(row))}</a></td>'
         f'<td class="num">{len(row.runs)}</td><td class="num">{row.share:.1%}</td>'
         f'<td class="num">{row.mean_model_calls:.2f}</td><td class="num">{row.answered:.0%}</td>'
-        f'<td class="num">{"-" if row.median_duration_s is None else f"{row.median_duration_s * 1000:.0f} ms"}</td></tr>'  # noqa: E501
+        f'<td class="num">{_ms(row.median_duration_s)}</td></tr>'
         for i, row in enumerate(rows)
     )
     return (

@@ -83,11 +83,13 @@ class Session:
         `dataset:<spec>`); it is recorded with every run so a resume can restore it.
         """
         from corpora import BUILTIN_CORPORA, load_builtin
+        from graph.app.corpus_specs import with_cached_vectors
         from tools import default_tools
 
-        everything: list[Corpus | IndexedCorpus] = (
-            [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
-        )
+        everything: list[Corpus | IndexedCorpus] = [
+            with_cached_vectors(load_builtin(name), retriever)  # vectors kept between runs
+            for name in (BUILTIN_CORPORA if builtins else ())
+        ]
         everything += list(corpora)
         known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
         self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})

@@ -8,9 +8,7 @@ from pathlib import Path
 import click
 
 from graph.app.corpus_specs import indexes_dir
-from graph.cli.support import user_errors
-
-RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
+from graph.cli.support import RETRIEVER, user_errors
 
 
 @click.command("index")
@@ -18,7 +16,7 @@ RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(
     "--retriever",
-    type=RETRIEVER_CHOICE,
+    type=RETRIEVER,
     default=None,
     help="How the index is searched (default: $AGENT_RETRIEVER, else bm25).",
 )

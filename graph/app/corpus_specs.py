@@ -56,13 +56,13 @@ def demo_retriever() -> tuple[str, str]:
 
 
 def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
-    """A saved index for a bare NAME that has one, else the corpus `NAME=PATH` or `PATH` loads.
+    """A saved index for a bare NAME, else a built-in corpus, else what `NAME=PATH` or `PATH` loads.
 
     A saved index is searched as it was built unless `retriever` says otherwise (dense and
     hybrid need an index built with vectors). Files a folder skipped are reported on standard
     error, one line.
     """
-    from corpora import CorpusError, check_name, parse_corpus_spec
+    from corpora import BUILTIN_CORPORA, CorpusError, check_name, load_builtin, parse_corpus_spec
     from corpora.documents import skip_summary
     from tools.index_store import saved
     from tools.saved_indexes import open_saved
@@ -74,6 +74,8 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
         is_saved = False
     if is_saved:
         return open_saved(root, spec, retriever)
+    if spec in BUILTIN_CORPORA and not Path(spec).exists():
+        return load_builtin(spec)
     corpus = parse_corpus_spec(spec)
     if corpus.skipped:
         note = f"note: corpus {corpus.name}: {skip_summary(list(corpus.skipped))}"
@@ -109,10 +111,18 @@ def open_configured(retriever: str | None = None) -> list[Any] | None:
 
 
 def spec_source(spec: str) -> str:
-    """Where a corpus spec loads from, as a thread records it: ``saved:NAME`` or a full path."""
+    """Where a corpus spec loads from, as a thread records it (`open_corpus_spec`'s order).
+
+    ``saved:NAME`` for a saved index, ``builtin`` for a built-in corpus, else a full path.
+    """
+    from corpora import BUILTIN_CORPORA
+    from graph.app.thread_settings import BUILTIN_SOURCE
+    from tools.index_store import saved
     from tools.saved_indexes import SAVED_PREFIX
 
     if "=" not in spec and "/" not in spec and not Path(spec).exists():
+        if spec in BUILTIN_CORPORA and not saved(indexes_dir(), spec):
+            return BUILTIN_SOURCE
         return f"{SAVED_PREFIX}{spec}"
     head, sep, tail = spec.partition("=")
     path = tail if sep and "/" not in head else spec

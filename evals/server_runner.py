@@ -74,13 +74,16 @@ def run_on_server(
     """Run the dataset's questions on the server at `url`; the records and their local copies.
 
     Each question is a run of `assistant` on the server thread `server_thread_id` of its eval
-    thread name, with `context` as the run context and its recursion limit. A thread that
+    thread name, with `context` as the run context and its recursion limit; a dataset with a
+    corpus of its own searches only the server's corpus of that name (`Context.corpora`). A thread that
     already finished under `run_id` is read back unless `rerun`. A question whose run fails is
     an error record; it never stops the eval. The records are in dataset order, and their
     ``thread_id`` is the server's; the returned store holds a copy of each run's output, for
     `evals.report.write_report`.
     """
     questions = list(dataset.questions[:limit] if limit is not None else dataset.questions)
+    if dataset.corpus is not None and context.corpora is None:  # the dataset's own corpus
+        context = dataclasses.replace(context, corpora=[dataset.corpus.name])
     copier, saver = local_store()
     return asyncio.run(
         _run_all(dataset, questions, url, context, assistant, concurrency, run_id, rerun,

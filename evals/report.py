@@ -34,7 +34,7 @@ from evals.report_data import (
     summary_of,
 )
 from evals.report_html import render_html
-from evals.runner import (
+from evals.run_threads import (
     RetrievalComparison,
     compare_retrieval,
     read_thread,

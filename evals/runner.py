@@ -3,7 +3,8 @@
 from graph.app.persistence import open_checkpointer
 from evals.datasets import load_dataset
 from evals.metrics import summarize
-from evals.runner import compare_retrieval, run_dataset
+from evals.run_threads import compare_retrieval
+from evals.runner import run_dataset
 
 dataset = load_dataset("notes")
 with open_checkpointer() as saver:
@@ -25,30 +26,28 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AnyMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
-from evals.baselines import budgets_from_records, single_shot_recall_at_budgets
 from evals.datasets import BUILTIN_DATASETS, Dataset, Question
-from evals.metrics import RunRecord, make_record, micro_recall
+from evals.metrics import RunRecord, make_record
+from evals.report import write_report
+from evals.report_data import EvalRun
+from evals.run_threads import read_thread, tool_calls_of, with_error
 from evals.saved_corpus import over_index
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph
 from graph.agent.messages import one_line
-from graph.agent.transcript import hits_of
 from graph.app.agent_threads import UnknownThread
 from graph.app.persistence import check_thread_id
-from graph.app.render_trace import iter_turns
 from graph.app.run_context import RunSettings, SessionDefaults, resolve
 from graph.app.session import RESULT_KEYS, Session
 from graph.app.thread_settings import DATASET_PREFIX
 from graph.models import load_model
-from tools.finish import FINISH_TOOL
 from tools.retrievers import IndexedCorpus
 from tools.saved_indexes import SAVED_PREFIX
 from tools.search_settings import DEFAULT_K
@@ -57,27 +56,6 @@ OnRecord = Callable[[RunRecord], None]
 MAX_THREAD_ID = 128
 _UNSAFE_THREAD_CHARS = re.compile(r"[^A-Za-z0-9._:@-]")
 _EMPTY_RESULT: dict[str, Any] = {"answer": None, "citations": [], "unsupported": [], "steps": 0}
-
-
-@dataclass(frozen=True)
-class RetrievalComparison:
-    """The agent's retrieval recall against single-shot BM25 given the same paragraphs."""
-
-    agent: float
-    """Micro recall of the supporting documents the agent retrieved at any step."""
-    single_shot: float
-    """Micro recall of single-shot BM25 (the question as the query) at the agent's budgets."""
-    budget: float
-    """Mean distinct documents the agent retrieved per question (the budget both get)."""
-    questions: int
-    """Questions compared: those with supporting documents."""
-
-    def line(self) -> str:
-        """The one-line summary the CLI and the reports print."""
-        return (
-            f"retrieval: agent {self.agent:.3f} vs single-shot BM25 {self.single_shot:.3f} "
-            f"at equal budget ({self.budget:.1f} paragraphs/question)"
-        )
 
 
 def new_run_id() -> str:
@@ -209,9 +187,6 @@ def run_dataset(
 
     records = run_all(questions, run, concurrency, on_record)
     if out is not None:
-        from evals.report import write_report
-        from evals.report_data import EvalRun
-
         label = context.model if agent is None else f"{agent.get_name()} ({context.model})"
         eval_run = EvalRun(
             dataset=dataset,
@@ -351,81 +326,3 @@ def finished(session: Session, thread_id: str) -> bool:
 def stored_record(session: Session, question: Question, thread_id: str) -> RunRecord:
     """The record of a finished thread, read back without running anything (latency 0)."""
     return record_of(question, session.checkpointer, thread_id, 0.0)
-
-
-def with_error(record: RunRecord, error: str | None) -> RunRecord:
-    """The record with ``error`` set when there is one."""
-    if error:
-        record["error"] = str(error)
-    return record
-
-
-def record_error(record: Mapping[str, Any]) -> str | None:
-    """The error that stopped a run, if any (see `with_error`)."""
-    error = record.get("error")
-    return str(error) if error else None
-
-
-# -- reading a run back from its thread ----------------------------------------------------
-
-
-def read_thread(
-    checkpointer: BaseCheckpointSaver, thread_id: str
-) -> tuple[list[AnyMessage], dict[str, Any]]:
-    """The latest turn's messages (system prompt left out) and the thread's stored values.
-
-    Reads the latest checkpoint straight from `checkpointer`, so no graph (and no index) is
-    needed; an unknown thread gives ``([], {})``.
-    """
-    saved = checkpointer.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
-    if saved is None:
-        return [], {}
-    values = dict(saved.checkpoint.get("channel_values") or {})
-    messages = [m for m in values.get("messages") or [] if not isinstance(m, SystemMessage)]
-    turns = list(iter_turns(messages))
-    return (turns[-1] if turns else []), values
-
-
-def tool_calls_of(turn: Sequence[AnyMessage]) -> list[str]:
-    """Names of the tools the turn's model calls asked for, in order, ``finish`` excluded."""
-    return [
-        str(call["name"])
-        for message in turn
-        if isinstance(message, AIMessage)
-        for call in message.tool_calls
-        if call["name"] != FINISH_TOOL
-    ]
-
-
-def search_hops(turn: Sequence[AnyMessage]) -> list[list[str]]:
-    """The document ids each search of the turn returned, one list per search that ran."""
-    return [
-        [str(hit["id"]) for hit in hits_of(message)]
-        for message in turn
-        if isinstance(message, ToolMessage)
-        and message.status != "error"
-        and isinstance(message.artifact, list)
-    ]
-
-
-# -- the agent against single-shot BM25 ---------------------------------------------------
-
-
-def compare_retrieval(dataset: Dataset, records: Sequence[RunRecord]) -> RetrievalComparison | None:
-    """Compare the agent's retrieval with single-shot BM25 at equal per-question budget.
-
-    Over the records whose question has supporting documents, each question gives single-shot
-    BM25 as many documents as the agent retrieved for it (`evals.baselines`); both recalls
-    are micro-averaged. None when no record has supporting documents.
-    """
-    scored = [r for r in records if r["supporting"]]
-    if not scored:
-        return None
-    budgets = budgets_from_records(scored)
-    agent = micro_recall((r["retrieved"] for r in scored), (r["supporting"] for r in scored))
-    return RetrievalComparison(
-        agent=agent,
-        single_shot=single_shot_recall_at_budgets(dataset, budgets),
-        budget=sum(budgets.values()) / len(budgets),
-        questions=len(scored),
-    )

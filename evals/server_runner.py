@@ -75,8 +75,8 @@ def run_on_server(
 
     Each question is a run of `assistant` on the server thread `server_thread_id` of its eval
     thread name, with `context` as the run context and its recursion limit; a dataset with a
-    corpus of its own searches only the server's corpus of that name (`Context.corpora`). A thread that
-    already finished under `run_id` is read back unless `rerun`. A question whose run fails is
+    corpus of its own searches only the server's corpus of that name (`Context.corpora`). A
+    thread that already finished under `run_id` is read back unless `rerun`. A failing run is
     an error record; it never stops the eval. The records are in dataset order, and their
     ``thread_id`` is the server's; the returned store holds a copy of each run's output, for
     `evals.report.write_report`.

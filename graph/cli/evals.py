@@ -118,7 +118,7 @@ def write_comparison(
     """Write ``compare.md``: the metrics side by side and a link to each model's report."""
     from evals.report import md_cell, md_text
     from evals.report_data import format_metric, metrics_for, summary_of
-    from evals.runner import compare_retrieval
+    from evals.run_threads import compare_retrieval
 
     summaries = [summary_of(run.records) for run in runs]
     lines = [
@@ -261,7 +261,8 @@ def eval_command(
 
     from evals.report import write_report
     from evals.report_data import EvalRun, summary_of
-    from evals.runner import compare_retrieval, eval_context, new_run_id, run_dataset
+    from evals.run_threads import compare_retrieval
+    from evals.runner import eval_context, new_run_id, run_dataset
     from graph.app.persistence import agent_home, open_checkpointer
     from graph.models import load_model
 

@@ -81,10 +81,12 @@ def session(
     retriever: str | None = None,
     read_only: bool = False,
 ) -> Iterator[Any]:
-    """A `Session` over the default corpora on the chosen checkpoint store.
+    """A `Session` over the built-in corpora on the chosen checkpoint store.
 
     The model is checked first. A streaming model's thoughts are printed as they arrive
-    (`echo_live`). `read_only` opens the store only to read it (`threads`, `replay`).
+    (`echo_live`). `read_only` opens the store only to read it (`threads`, `replay`). The
+    built-ins, not ``$AGENT_CORPORA``: `agent demo` runs the seed goals over the seed corpora,
+    and reading threads needs no corpus.
     """
     from graph.app.persistence import open_checkpointer
     from graph.app.session import Session
@@ -95,7 +97,7 @@ def session(
             load_model(model)
         with (
             open_checkpointer(db, read_only=read_only) as saver,
-            Session(saver, on_token=echo_live, retriever=retriever) as agent,
+            Session(saver, on_token=echo_live, retriever=retriever, builtins=True) as agent,
         ):
             yield agent
 

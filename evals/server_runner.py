@@ -38,6 +38,7 @@ THREADS = uuid.UUID("6f1c2a8e-5b3d-4c7e-9a10-2d4b6e8f0a1c")
 COPIED = "copied"
 """The node a run's output is recorded as, in the local copy of its thread."""
 FINISHED = ("answer", "budget")
+UNREACHABLE = "cannot reach a LangGraph server at {url}: {error}"
 
 
 def server_thread_id(name: str) -> str:
@@ -107,6 +108,10 @@ async def _run_all(
     from langgraph_sdk import get_client
 
     client = get_client(url=url)
+    try:  # one line before anything runs, rather than an error record per question
+        await client.assistants.search(limit=1)
+    except Exception as error:
+        raise ValueError(UNREACHABLE.format(url=url, error=one_line(error))) from None
     gate = asyncio.Semaphore(concurrency)
 
     async def one(question: Question) -> RunRecord:

@@ -117,7 +117,7 @@ def spec_source(spec: str) -> str:
     """
     from corpora import BUILTIN_CORPORA
     from graph.app.thread_settings import BUILTIN_SOURCE
-    from tools.index_store import saved
+    from tools.index_versions import saved
     from tools.saved_indexes import SAVED_PREFIX
 
     if "=" not in spec and "/" not in spec and not Path(spec).exists():

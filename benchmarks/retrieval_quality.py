@@ -193,10 +193,11 @@ def agent_recall(indexed: IndexedCorpus, limit: int) -> list[tuple[str, float, f
     from evals.datasets.loader import load_dataset
     from evals.metrics import micro_recall
     from evals.runner import run_dataset
+    from tools.search_settings import RETRIEVERS
 
     dataset = load_dataset("hotpotqa-dev-test")
     rows = []
-    for retriever in ("bm25", "dense", "hybrid"):
+    for retriever in RETRIEVERS:
         chosen = IndexedCorpus(indexed.corpus, indexed.bm25, indexed.dense, retriever)
         records = run_dataset(
             dataset,

@@ -16,10 +16,9 @@ from corpora.model import quoted
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
+from tools.search_settings import DEFAULT_RETRIEVER, RETRIEVERS
 
-RETRIEVERS = ("bm25", "dense", "hybrid")
 RETRIEVER_ENV = "AGENT_RETRIEVER"
-DEFAULT_RETRIEVER = "bm25"
 
 
 class Ranked(NamedTuple):

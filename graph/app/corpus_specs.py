@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,13 +56,13 @@ def demo_retriever() -> tuple[str, str]:
 
 
 def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
-    """A saved index for a bare NAME that has one, else the corpus `NAME=PATH` or `PATH` loads.
+    """A saved index for a bare NAME, else a built-in corpus, else what `NAME=PATH` or `PATH` loads.
 
     A saved index is searched as it was built unless `retriever` says otherwise (dense and
     hybrid need an index built with vectors). Files a folder skipped are reported on standard
     error, one line.
     """
-    from corpora import CorpusError, check_name, parse_corpus_spec
+    from corpora import BUILTIN_CORPORA, CorpusError, check_name, load_builtin, parse_corpus_spec
     from corpora.documents import skip_summary
     from tools.index_versions import saved
     from tools.saved_indexes import open_saved
@@ -73,6 +74,8 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
         is_saved = False
     if is_saved:
         return open_saved(root, spec, retriever)
+    if spec in BUILTIN_CORPORA and not Path(spec).exists():
+        return load_builtin(spec)
     corpus = parse_corpus_spec(spec)
     if corpus.skipped:
         note = f"note: corpus {corpus.name}: {skip_summary(list(corpus.skipped))}"
@@ -100,3 +103,63 @@ def with_cached_vectors(corpus: Any, retriever: str | None) -> Any:
     folder = agent_home() / "embeddings" / MODEL_NAME
     dense = cached_dense(folder, corpus.name, texts, default_encoder(), MODEL_NAME)
     return IndexedCorpus(corpus, BM25(texts), dense, chosen)
+
+
+CORPORA_ENV = "AGENT_CORPORA"
+"""Comma-separated saved index names or ``NAME=PATH`` specs: the default corpora of every entry
+point (the graphs `langgraph.json` serves, `agent mcp serve`, the CLI, `Session`)."""
+
+
+def configured_specs() -> list[str]:
+    """The corpus specs ``$AGENT_CORPORA`` lists (none when it is unset or blank)."""
+    raw = os.environ.get(CORPORA_ENV, "")
+    return [spec.strip() for spec in raw.split(",") if spec.strip()]
+
+
+def open_configured(retriever: str | None = None) -> list[Any] | None:
+    """The corpora ``$AGENT_CORPORA`` names, opened (`open_corpus_spec`); None when unset.
+
+    A bad entry is a one-line error naming the variable, at start-up.
+    """
+    from corpora import CorpusError
+
+    specs = configured_specs()
+    if not specs:
+        return None
+    try:
+        return [open_corpus_spec(spec, retriever) for spec in specs]
+    except ValueError as error:  # CorpusError, IndexStoreError: one line each
+        raise CorpusError(f"{CORPORA_ENV}: {' '.join(str(error).split())}") from None
+
+
+def spec_source(spec: str) -> str:
+    """Where a corpus spec loads from, as a thread records it (`open_corpus_spec`'s order).
+
+    ``saved:NAME`` for a saved index, ``builtin`` for a built-in corpus, else a full path.
+    """
+    from corpora import BUILTIN_CORPORA
+    from graph.app.thread_settings import BUILTIN_SOURCE
+    from tools.index_versions import saved
+    from tools.saved_indexes import SAVED_PREFIX
+
+    if "=" not in spec and "/" not in spec and not Path(spec).exists():
+        if spec in BUILTIN_CORPORA and not saved(indexes_dir(), spec):
+            return BUILTIN_SOURCE
+        return f"{SAVED_PREFIX}{spec}"
+    head, sep, tail = spec.partition("=")
+    path = tail if sep and "/" not in head else spec
+    return str(Path(path).resolve())
+
+
+def served_corpora(specs: Sequence[str] = (), builtins: bool = False) -> list[Any]:
+    """The corpora a server searches: `specs` (index names or ``NAME=PATH``), else the configured.
+
+    The configured ones are ``$AGENT_CORPORA``, else the built-ins; with `builtins`, the
+    built-ins join the named ones.
+    """
+    from corpora import BUILTIN_CORPORA, load_builtin
+
+    named = [open_corpus_spec(spec) for spec in specs] if specs else open_configured()
+    if named is None:
+        return [load_builtin(name) for name in BUILTIN_CORPORA]
+    return [*([load_builtin(n) for n in BUILTIN_CORPORA] if builtins else []), *named]

@@ -11,9 +11,7 @@ import click
 
 from graph.app.corpus_specs import indexes_dir
 from graph.app.terminal import safe_text
-from graph.cli.support import user_errors
-
-RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
+from graph.cli.support import RETRIEVER, user_errors
 
 
 @click.command("index")
@@ -21,7 +19,7 @@ RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(
     "--retriever",
-    type=RETRIEVER_CHOICE,
+    type=RETRIEVER,
     default=None,
     help="How the index is searched (default: $AGENT_RETRIEVER, else bm25).",
 )

@@ -11,15 +11,18 @@ import httpx
 import mcp.types as types
 from mcp.shared.exceptions import McpError
 
+from graph.mcp_io.spec import redacted
+
 
 class MCPError(ValueError):
     """An MCP server failed to start, answer or make sense; ``str()`` is one line.
 
-    A ValueError, so the command line reports it as a one-line ``error:``.
+    A ValueError, so the command line reports it as a one-line ``error:``. A URL's password
+    in the message is shown as ``***``.
     """
 
     def __init__(self, message: str, transient: bool = True) -> None:
-        super().__init__(" ".join(message.split()))
+        super().__init__(redacted(" ".join(message.split())))
         self.transient = transient
         """True for transport trouble (exited, unreachable, timed out): worth one retry."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import tempfile
 import threading
 from collections.abc import Coroutine, Sequence
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TextIO, TypeVar, cast
 
+import anyio
 import httpx
 import mcp.types as types
 from mcp import ClientSession
@@ -39,8 +41,8 @@ from mcp.shared.exceptions import McpError
 from graph.common.env import env_float
 from graph.mcp_io.errors import MCPError, describe, startup_problem
 from graph.mcp_io.guard import Guard, capped_http_client, guarded
-from graph.mcp_io.stdio import stdio_streams
 from graph.mcp_io.spec import ServerSpec, parse_spec, server_name
+from graph.mcp_io.stdio import stdio_streams
 
 TIMEOUT_ENV = "AGENT_MCP_TIMEOUT"
 """Seconds to wait for a server to start or answer one call (default 30)."""
@@ -51,6 +53,9 @@ GRACE = 2.0
 """Extra seconds the caller waits beyond the session's own timeout before giving up on it."""
 CLOSE_WAIT = 5.0
 """Most seconds ``close()`` waits for the sessions to shut down."""
+SDK_LOGGERS = ("mcp.client.streamable_http", "client")
+"""The SDK loggers a client silences (``client`` is ``ClientSession``'s): what they report
+comes out as one ``MCPError``."""
 MAX_PAGES = 20
 """Most ``tools/list`` pages followed."""
 NO_ANSWER = "no answer within {s:g} s (" + TIMEOUT_ENV + ")"
@@ -86,6 +91,7 @@ class MCPClients:
 
     def __init__(self, timeout: float | None = None) -> None:
         self.timeout = mcp_timeout() if timeout is None else timeout
+        quiet_sdk_logs()
         self.servers: dict[str, Server] = {}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-io", daemon=True)
@@ -158,6 +164,8 @@ class MCPClients:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(task, CLOSE_WAIT)
+            if ready.done() and not ready.cancelled():
+                ready.exception()  # reported by this raise, not as "never retrieved"
             raise
         server.task = task
         return server
@@ -194,13 +202,18 @@ class MCPClients:
     ) -> tuple[Any, Any]:
         """Open the stdio or streamable HTTP transport; return its read and write streams."""
         if spec.transport == "stdio":
-            read, write = await stack.enter_async_context(stdio_streams(spec.command, errlog, guard))
+            streams = stdio_streams(spec.command, errlog, guard)
+            read, write = await stack.enter_async_context(streams)
             return read, write
         http = capped_http_client(guard, self.timeout)
         await stack.enter_async_context(http)
-        read, write, _ = await stack.enter_async_context(
+        raw, write, _ = await stack.enter_async_context(
             streamable_http_client(spec.url, http_client=http)
         )
+        relay = await stack.enter_async_context(anyio.create_task_group())
+        stack.callback(relay.cancel_scope.cancel)
+        sink, read = anyio.create_memory_object_stream[Any](0)
+        relay.start_soon(guard.relay, raw, sink)
         return read, write
 
     def _unique(self, name: str) -> str:
@@ -253,6 +266,29 @@ class MCPClients:
         if not self._thread.is_alive():
             self._loop.close()
         self.servers.clear()
+
+
+class _Drop(logging.Filter):
+    """Drops the SDK's records: its client logs are replaced by this module's one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep a record only when the SDK's shared session did not log it on the root logger.
+
+        (On the named SDK loggers nothing is kept.)
+        """
+        if record.name != "root":
+            return False
+        return not record.pathname.replace("\\", "/").endswith("mcp/shared/session.py")
+
+
+def quiet_sdk_logs() -> None:
+    """Silence the MCP SDK's client-side logs (a traceback per bad message), once.
+
+    The SDK's shared session logs on the root logger; only its records are dropped there.
+    """
+    for logger in [*map(logging.getLogger, SDK_LOGGERS), logging.getLogger()]:
+        if not any(isinstance(f, _Drop) for f in logger.filters):
+            logger.addFilter(_Drop())
 
 
 async def _list_tools(session: ClientSession) -> list[types.Tool]:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import anyio
 import httpx
 import mcp.types as types
 from pydantic import ValidationError
@@ -35,9 +36,10 @@ JUNK = (
     "wrote {n} lines that are not JSON-RPC messages to its standard output (first: {first}); "
     "a stdio server may write only protocol messages there"
 )
-ECHO = (
-    "sent back a client's {method!r} request (is it an MCP server? `cat` echoes what it is sent)"
+BAD_EVENTS = (
+    "sent {n} events that are not JSON-RPC messages (first: {first}); is it an MCP server?"
 )
+ECHO = "sent back a client's {method!r} request (is it an MCP server? `cat` echoes what it is sent)"
 _CLIENT_ONLY = frozenset({"initialize", "notifications/initialized"})
 _BREAKS = (b"\n\n", b"\r\n\r\n", b"\r\r")
 T = TypeVar("T")
@@ -76,14 +78,29 @@ class Guard:
                 return None
         return message
 
-    def _junk(self, line: bytes) -> None:
+    def _junk(self, line: bytes | str, template: str = JUNK) -> None:
         """Count a line that is not a message; break after ``MAX_JUNK_LINES``."""
         self.junk += 1
         if not self.first_junk:
-            text = line[:80].decode("utf-8", "replace")
+            text = line[:80].decode("utf-8", "replace") if isinstance(line, bytes) else line[:80]
             self.first_junk = repr("".join(ch if ch.isprintable() else "?" for ch in text))
         if self.junk >= MAX_JUNK_LINES:
-            self.fail(JUNK.format(n=self.junk, first=self.first_junk))
+            self.fail(template.format(n=self.junk, first=self.first_junk))
+
+    async def relay(self, source: Any, sink: Any) -> None:
+        """Forward a transport's messages to ``sink``, counting the errors it sends instead.
+
+        The MCP SDK's HTTP transport hands an exception to the session for each event it
+        cannot parse (and the session ignores it); counted here, too many break the
+        connection.
+        """
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            async with sink:
+                async for item in source:
+                    if isinstance(item, Exception):
+                        self._junk(" ".join(str(item).split()), BAD_EVENTS)
+                    else:
+                        await sink.send(item)
 
 
 async def guarded(coroutine: Awaitable[T], guard: Guard | None) -> T:

@@ -40,7 +40,9 @@ class ServerSpec:
     @property
     def label(self) -> str:
         """The server as a user wrote it, for messages."""
-        return redacted(self.url) if self.transport == "http" else "stdio:" + shlex.join(self.command)
+        if self.transport == "http":
+            return redacted(self.url)
+        return "stdio:" + shlex.join(self.command)
 
 
 def redacted(text: str) -> str:

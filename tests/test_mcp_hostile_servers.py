@@ -180,7 +180,7 @@ def test_cat_as_a_server_fails_at_once_in_one_line(tmp_path: Path) -> None:
     [
         "stdio:/no/such/server",
         stdio_spec(PYTHON, "-c", "import sys; sys.exit('bad config: no token')"),
-        stdio_spec(PYTHON, "-c", "print('{\"jsonrpc\": \"2.0\", \"id\": 0, \"result\": 5}')"),
+        stdio_spec(PYTHON, "-c", 'print(\'{"jsonrpc": "2.0", "id": 0, "result": 5}\')'),
     ],
 )
 def test_after_a_one_line_mcp_error_nothing_follows(spec: str, tmp_path: Path) -> None:
@@ -235,9 +235,11 @@ def flood_server(chunk: bytes) -> Iterator[str]:
     [
         (b"data: " + b"x" * 4000 + b"\n", "longer than 4 MB"),
         (b'event: message\ndata: {"not": "json-rpc"}\n\n' * 100, "sent 100 events that are not"),
-        (b'event: message\ndata: {"jsonrpc": "2.0", "method": "notifications/message", '
-         b'"params": {"level": "info", "data": "' + b"x" * 30_000 + b'"}}\n\n',
-         "more than 16 MB"),
+        (
+            b'event: message\ndata: {"jsonrpc": "2.0", "method": "notifications/message", '
+            b'"params": {"level": "info", "data": "' + b"x" * 30_000 + b'"}}\n\n',
+            "more than 16 MB",
+        ),
     ],
 )
 def test_an_endless_event_stream_is_cut_off_in_one_line(chunk: bytes, words: str) -> None:

@@ -36,9 +36,7 @@ JUNK = (
     "wrote {n} lines that are not JSON-RPC messages to its standard output (first: {first}); "
     "a stdio server may write only protocol messages there"
 )
-BAD_EVENTS = (
-    "sent {n} events that are not JSON-RPC messages (first: {first}); is it an MCP server?"
-)
+BAD_EVENTS = "sent {n} events that are not JSON-RPC messages (first: {first}): is it an MCP server?"
 ECHO = "sent back a client's {method!r} request (is it an MCP server? `cat` echoes what it is sent)"
 _CLIENT_ONLY = frozenset({"initialize", "notifications/initialized"})
 _BREAKS = (b"\n\n", b"\r\n\r\n", b"\r\r")

@@ -38,6 +38,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
+from graph.common.cancel import Cancelled, wait_future
 from graph.common.env import env_float
 from graph.mcp_io.errors import MCPError, describe, startup_problem
 from graph.mcp_io.guard import Guard, capped_http_client, guarded
@@ -123,7 +124,10 @@ class MCPClients:
         future = asyncio.run_coroutine_threadsafe(guarded(coroutine, guard), self._loop)
         limit = (self.timeout if timeout is None else timeout) + GRACE
         try:
-            return future.result(timeout=limit)
+            return wait_future(future, limit)
+        except Cancelled:  # Ctrl-C: stop waiting now, not at the deadline
+            future.cancel()
+            raise
         except concurrent.futures.TimeoutError:
             future.cancel()
             raise MCPError(f"{what}: {NO_ANSWER.format(s=limit - GRACE)}") from None

@@ -29,7 +29,7 @@ from mcp.shared.message import SessionMessage
 
 from graph.mcp_io.guard import MAX_MESSAGE_BYTES, TOO_LONG, Guard
 
-STOP_WAIT = 2.0
+STOP_WAIT = 0.5
 """Seconds a server gets to exit once its input is closed, before it is terminated."""
 _LAUNCHER = (
     "import ctypes,os,signal,sys\n"

@@ -4,8 +4,9 @@ Run as ``python tests/mcp_servers/raw_server.py CONFIG_JSON``. The config (all k
 ``name`` (the server's name), ``tools`` (the raw ``tools/list`` entries), ``records`` (what
 every ``tools/call`` returns as ``structuredContent.result``), ``junk`` (lines of non-JSON
 written to standard output before anything else), ``always_cursor`` (every ``tools/list`` page
-says there is a next one), ``pid_file`` (write the process id there) and ``linger`` (ignore
-the end of standard input and sleep instead of exiting). No MCP SDK: nothing is validated.
+says there is a next one), ``pid_file`` (write the process id there), ``linger`` (ignore
+the end of standard input and sleep instead of exiting) and ``hang_calls`` (a file to create
+when a ``tools/call`` arrives, which then never gets an answer). No MCP SDK: nothing is validated.
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ def main() -> None:
         request = json.loads(line)
         if "id" not in request:
             continue
+        if request.get("method") == "tools/call" and config.get("hang_calls"):
+            with open(config["hang_calls"], "w") as out:
+                out.write("called")
+            time.sleep(3600)
         send({"jsonrpc": "2.0", "id": request["id"], "result": answer(config, request) or {}})
     if config.get("linger"):
         time.sleep(3600)

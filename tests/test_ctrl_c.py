@@ -30,8 +30,9 @@ def interrupt_when(ready: object, argv: list[str], env: dict[str, str]) -> tuple
 
     Returns the seconds until the resume line came, and everything on standard error.
     """
-    child = subprocess.Popen([*AGENT, *argv], cwd=ROOT, env={**os.environ, **env},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    environ = {**os.environ, **env}
+    child = subprocess.Popen([*AGENT, *argv], cwd=ROOT, env=environ, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         deadline = time.monotonic() + 60
         while not ready():  # type: ignore[operator]

@@ -100,7 +100,7 @@ def check_run(
         kind = f"a {type(input).__name__}"
         raise ValueError(BAD_INPUT.format(graph=graph.get_name(), fields=fields, kind=kind))
     commands = [input] if isinstance(input, Command) else input if isinstance(input, list) else []
-    if any(command.resume is None and command.goto == () and command.update is None
+    if any(command.resume is None and not command.goto and not command.update
            for command in commands):  # fmt: skip
         raise ValueError(NULL_RESUME.format(graph=graph.get_name()))
     if isinstance(input, Mapping):

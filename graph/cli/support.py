@@ -66,9 +66,15 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def interrupted_hint(thread_id: str) -> Iterator[None]:
-    """On Ctrl-C, say how to resume the thread (one line) and exit 130."""
+    """On Ctrl-C, say how to resume the thread (one line) and exit 130.
+
+    Waits on other threads (an MCP call, a model call) end at once too (`on_ctrl_c`).
+    """
+    from graph.common.cancel import on_ctrl_c
+
     try:
-        yield
+        with on_ctrl_c():
+            yield
     except KeyboardInterrupt:
         click.echo(f"error: interrupted; resume with: agent resume {thread_id}", err=True)
         raise SystemExit(130) from None

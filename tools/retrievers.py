@@ -85,8 +85,8 @@ def index_corpus(
 
 
 def default_encoder() -> Encoder:
-    """The checked all-MiniLM-L6-v2 model (EmbeddingError saying what to install)."""
-    from tools.embeddings import default_embeddings
+    """The checked all-MiniLM-L6-v2 model on ONNX Runtime (EmbeddingError: what to install)."""
+    from tools.onnx_embed import default_embeddings
 
     return default_embeddings()
 

@@ -41,7 +41,7 @@ def demo_retriever() -> tuple[str, str]:
         if chosen == "bm25":
             return "bm25", (
                 "[embed] using the BM25 keyword retriever (offline default; "
-                f"set {REAL_EMBED_ENV}=1 for sentence-transformers all-MiniLM-L6-v2)"
+                f"set {REAL_EMBED_ENV}=1 for all-MiniLM-L6-v2 embeddings)"
             )
     else:
         chosen = "dense"
@@ -50,8 +50,8 @@ def demo_retriever() -> tuple[str, str]:
     except EmbeddingError as e:
         return "bm25", f"[embed] {chosen} retrieval unavailable ({e}); using BM25"
     return chosen, (
-        f"[embed] using {chosen} retrieval: sentence-transformers all-MiniLM-L6-v2 "
-        "(sha256 checked, offline)"
+        f"[embed] using {chosen} retrieval: all-MiniLM-L6-v2 on ONNX Runtime "
+        "(every model file sha256 checked, offline)"
     )
 
 
@@ -80,7 +80,29 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     if corpus.skipped:
         note = f"note: corpus {corpus.name}: {skip_summary(list(corpus.skipped))}"
         print(safe_text(note), file=sys.stderr)
-    return corpus
+    return with_cached_vectors(corpus, retriever)
+
+
+def with_cached_vectors(corpus: Any, retriever: str | None) -> Any:
+    """`corpus` as is for bm25; for dense or hybrid, indexed with vectors kept between runs.
+
+    The vectors live in ``$AGENT_HOME/embeddings/`` (`tools.embedding_cache`), keyed by each
+    passage's text, so an unchanged folder is not embedded again on every ask.
+    """
+    from tools.retrievers import IndexedCorpus, check_retriever, default_encoder, default_retriever
+
+    chosen = check_retriever(retriever) if retriever else default_retriever()
+    if chosen == "bm25":
+        return corpus
+    from graph.app.persistence import agent_home
+    from tools.bm25 import BM25
+    from tools.embedding_cache import cached_dense
+    from tools.embeddings import MODEL_NAME
+
+    texts = corpus.texts()
+    folder = agent_home() / "embeddings" / MODEL_NAME
+    dense = cached_dense(folder, corpus.name, texts, default_encoder(), MODEL_NAME)
+    return IndexedCorpus(corpus, BM25(texts), dense, chosen)
 
 
 CORPORA_ENV = "AGENT_CORPORA"

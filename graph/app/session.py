@@ -86,6 +86,7 @@ class Session:
         `dataset:<spec>`); it is recorded with every run so a resume can restore it.
         """
         from corpora import BUILTIN_CORPORA, load_builtin
+        from graph.app.corpus_specs import with_cached_vectors
         from tools import default_tools
 
         known: dict[str, str | None] = dict(sources or {})
@@ -101,7 +102,9 @@ class Session:
                 builtins = False
         with_builtins = builtins if builtins is not None else not named
         everything: list[Corpus | IndexedCorpus] = (
-            [load_builtin(name) for name in BUILTIN_CORPORA] if with_builtins else []
+            [with_cached_vectors(load_builtin(name), retriever) for name in BUILTIN_CORPORA]
+            if with_builtins
+            else []  # vectors kept between runs
         )
         everything += list(corpora)
         if with_builtins:

@@ -191,25 +191,68 @@ def run(questions: Sequence[Question], answerer: Answerer) -> tuple[list[Result]
     return results, time.perf_counter() - start
 
 
-def measure(
-    name: str, spec: str, limit: int | None, max_steps: int, k: int
-) -> tuple[Scores, Scores]:
+@dataclass(frozen=True)
+class Measured:
+    """One set's scores, and right+cited by question kind (``metadata.kind``, when given)."""
+
+    policy: Scores
+    baseline: Scores
+    kinds: dict[str, tuple[int, float, float]]
+    """kind -> (questions, policy right+cited, baseline right+cited)."""
+
+
+def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
     """The policy's and the baseline's scores on one set."""
     dataset = load_dataset(spec)
     questions = dataset.questions[:limit] if limit else dataset.questions
     policy, policy_s = run(questions, policy_answerer(dataset, max_steps, k))
     baseline, baseline_s = run(questions, lambda q: quote_baseline(dataset, q.question))
-    return score(questions, policy, policy_s), score(questions, baseline, baseline_s)
+    kinds: dict[str, tuple[int, float, float]] = {}
+    for kind in dict.fromkeys(str(q.metadata["kind"]) for q in questions if "kind" in q.metadata):
+        picked = [i for i, q in enumerate(questions) if q.metadata.get("kind") == kind]
+        right = [
+            share(
+                is_right(questions[i], results[i]) and cites_support(questions[i], results[i])
+                for i in picked
+            )
+            for results in (policy, baseline)
+        ]
+        kinds[kind] = (len(picked), right[0], right[1])
+    return Measured(
+        score(questions, policy, policy_s), score(questions, baseline, baseline_s), kinds
+    )
 
 
-def table(rows: Sequence[tuple[str, Scores, Scores]]) -> str:
+def kind_table(rows: Sequence[tuple[str, Measured]]) -> str:
+    """Right+cited by question kind, for the sets whose questions name their kind."""
+    kinds = list(dict.fromkeys(kind for _, m in rows for kind in m.kinds))
+    if not kinds:
+        return ""
+    out = [
+        "| set | " + " | ".join(f"{kind}: policy / baseline" for kind in kinds) + " |",
+        "|---|" + "---:|" * len(kinds),
+    ]
+    for name, m in rows:
+        if m.kinds:
+            cells = [
+                f"{m.kinds[kind][1]:.2f} / {m.kinds[kind][2]:.2f} (n={m.kinds[kind][0]})"
+                if kind in m.kinds
+                else "-"
+                for kind in kinds
+            ]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def table(rows: Sequence[tuple[str, Measured]]) -> str:
     """The Markdown table: two rows a set (the policy, then the baseline)."""
     out = [
         "| set | n | answerer | contains | right+cited | vs baseline | EM | F1 | declined "
         "| wrong+conf | right conf | off-corpus declined | s |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, policy, baseline in rows:
+    for name, m in rows:
+        policy, baseline = m.policy, m.baseline
         for who, s in (("policy", policy), ("baseline", baseline)):
             versus = f"{s.right_cited - baseline.right_cited:+.3f}" if who == "policy" else ""
             off = f"{s.off_declined}/{s.off_total}" if s.off_total else "-"
@@ -241,10 +284,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     load = os.getloadavg()[0]
     rows = []
     for name, spec in chosen.items():
-        policy, baseline = measure(name, spec, args.limit, args.max_steps, args.k)
-        rows.append((name, policy, baseline))
-        print(f"{name}: right+cited {policy.right_cited:.3f} (baseline {baseline.right_cited:.3f})")
-    text = table(rows)
+        measured = measure(spec, args.limit, args.max_steps, args.k)
+        rows.append((name, measured))
+        print(
+            f"{name}: right+cited {measured.policy.right_cited:.3f} "
+            f"(baseline {measured.baseline.right_cited:.3f})"
+        )
+    kinds = kind_table(rows)
+    text = table(rows) + (f"\n\nRight+cited by question kind:\n\n{kinds}" if kinds else "")
     print(text)
     if args.limit or args.no_write or args.datasets:
         return

@@ -22,14 +22,16 @@ The tune sets are never the reported ones: the documentation folders of Jinja2, 
 with questions written from them, a SQuAD v1.1 train sample, hotpotqa-dev-tune, notes,
 seed_runs and the made-up codes/service sets (`evals/datasets/README.md`).
 
-Writes benchmarks/results/answer_quality.md (not with --limit or --no-write).
+Writes benchmarks/results/answer_quality.md (not with --limit or --no-write); with --dump DIR,
+every question's answers, citations and verdicts to DIR/SET.jsonl, to read the failures.
 Usage: python benchmarks/answer_quality.py [--sets jinja,click] [--limit N] [--no-write]
-       [DATASET.jsonl ...]
+       [--dump DIR] [DATASET.jsonl ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -199,6 +201,8 @@ class Measured:
     baseline: Scores
     kinds: dict[str, tuple[int, float, float]]
     """kind -> (questions, policy right+cited, baseline right+cited)."""
+    rows: list[dict[str, Any]]
+    """One row a question: what each answerer said and whether it was right and cited."""
 
 
 def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
@@ -218,8 +222,26 @@ def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
             for results in (policy, baseline)
         ]
         kinds[kind] = (len(picked), right[0], right[1])
+    rows = [
+        {
+            "id": q.id,
+            "question": q.question,
+            "kind": q.metadata.get("kind"),
+            "answers": list(q.answers),
+            "unanswerable": q.unanswerable,
+            "supporting": list(q.supporting),
+            **{
+                f"{who}_{key}": result.get(key)
+                for who, result in (("policy", p), ("baseline", b))
+                for key in ("answer", "short_answer", "citations", "confident", "stopped")
+            },
+            "policy_right_cited": is_right(q, p) and cites_support(q, p),
+            "baseline_right_cited": is_right(q, b) and cites_support(q, b),
+        }
+        for q, p, b in zip(questions, policy, baseline, strict=True)
+    ]
     return Measured(
-        score(questions, policy, policy_s), score(questions, baseline, baseline_s), kinds
+        score(questions, policy, policy_s), score(questions, baseline, baseline_s), kinds, rows
     )
 
 
@@ -275,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-steps", type=int, default=6)
     parser.add_argument("-k", type=int, default=3)
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--dump", type=Path, help="write each set's answers to DIR/SET.jsonl")
     args = parser.parse_args(argv)
     chosen = {Path(p).stem: p for p in args.datasets} or {
         name: TUNE_SETS[name]
@@ -286,6 +309,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, spec in chosen.items():
         measured = measure(spec, args.limit, args.max_steps, args.k)
         rows.append((name, measured))
+        if args.dump:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            lines = (json.dumps(row, ensure_ascii=False) + "\n" for row in measured.rows)
+            (args.dump / f"{name}.jsonl").write_text("".join(lines))
         print(
             f"{name}: right+cited {measured.policy.right_cited:.3f} "
             f"(baseline {measured.baseline.right_cited:.3f})"

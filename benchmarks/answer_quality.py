@@ -5,8 +5,11 @@ in-process (`evals.runner.make_session`, an in-memory checkpointer, the offline 
 6 steps), and `evals.baselines.quote_baseline` answers it too: one search, the best-covering
 sentence of the top passage. Both are scored the same way (`score`):
 
-- **contains**: of the answerable questions, the share whose ``answer`` holds a gold answer
-  (ignoring case; `must_contain` too);
+- **contains**: of the answerable questions, the share whose ``answer`` is or holds a gold
+  answer as whole words (SQuAD normalization, `evals.answer_metrics.contains_word`; every
+  `must_contain` string too). For a yes/no question (its first gold answer is ``yes`` or ``no``) the bare word
+  does not count inside a sentence ("no" is in any sentence saying "not"): the sentence must
+  hold one of the other gold phrases, or the short answer (else the answer) be the gold word;
 - **right+cited**: of all questions, the share answered right (as above; a yes/no short answer
   must not contradict the gold yes/no) *and* citing a supporting passage (a question without
   supporting ids needs no citation); for an unanswerable question, a decline;
@@ -45,10 +48,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evals.answer_metrics import best, exact_match, normalize_answer, token_f1  # noqa: E402
+from evals.answer_metrics import (  # noqa: E402
+    best,
+    contains_word,
+    exact_match,
+    normalize_answer,
+    token_f1,
+)
 from evals.baselines import quote_baseline  # noqa: E402
 from evals.datasets import Dataset, Question, load_dataset  # noqa: E402
-from evals.metrics import is_correct  # noqa: E402
 from evals.runner import make_session  # noqa: E402
 from graph.agent.messages import one_line  # noqa: E402
 from graph.models import default_model_spec  # noqa: E402
@@ -114,16 +122,29 @@ def contradicts_yes_no(question: Question, result: Result) -> bool:
     return gold in YES_NO and given in YES_NO and given != gold
 
 
+def holds_gold(question: Question, answer: str | None) -> bool:
+    """Whether `answer` holds a gold answer as whole words, and every `must_contain` string.
+
+    A bare ``yes``/``no`` gold never counts inside a sentence; a yes/no question's other gold
+    phrases do.
+    """
+    if answer is None:
+        return False
+    golds = [a for a in question.answers if normalize_answer(a) not in YES_NO]
+    folded = answer.casefold()
+    return best(contains_word, answer, golds) == 1.0 and all(
+        m.casefold() in folded for m in question.must_contain
+    )
+
+
 def is_right(question: Question, result: Result) -> bool:
     """Right regardless of citations: a decline when unanswerable, else a gold answer held."""
     if question.unanswerable:
         return declined(result)
     if declined(result) or contradicts_yes_no(question, result):
         return False
-    short = result.get("short_answer")
-    return is_correct(result.get("answer"), question.answers, question.must_contain) or (
-        isinstance(short, str) and best(exact_match, short, question.answers) == 1.0
-    )
+    exact = best(exact_match, scored_text(result), question.answers) == 1.0
+    return exact or holds_gold(question, result.get("answer"))
 
 
 def cites_support(question: Question, result: Result) -> bool:
@@ -143,7 +164,8 @@ def score(questions: Sequence[Question], results: Sequence[Result], seconds: flo
     return Scores(
         n=len(pairs),
         contains=share(
-            is_correct(r.get("answer"), q.answers, q.must_contain) for q, r in answerable
+            holds_gold(q, r.get("answer")) or best(exact_match, r.get("answer"), q.answers) == 1
+            for q, r in answerable
         ),
         right_cited=share(is_right(q, r) and cites_support(q, r) for q, r in pairs),
         em=mean(best(exact_match, scored_text(r), q.answers) for q, r in answerable),

@@ -8,8 +8,9 @@ sentence of the top passage. Both are scored the same way (`score`):
 - **contains**: of the answerable questions, the share whose ``answer`` is or holds a gold
   answer as whole words (SQuAD normalization, `evals.answer_metrics.contains_word`; every
   `must_contain` string too). For a yes/no question (its first gold answer is ``yes`` or
-  ``no``) the bare word does not count inside a sentence ("no" is in any sentence saying "not"): the sentence must
-  hold one of the other gold phrases, or the short answer (else the answer) be the gold word;
+  ``no``) the bare word does not count inside a sentence ("no" is in any sentence saying
+  "not"): the sentence must hold one of the other gold phrases, or the short answer (else the
+  answer) be the gold word;
 - **right+cited**: of all questions, the share answered right (as above; a yes/no short answer
   must not contradict the gold yes/no) *and* citing a supporting passage (a question without
   supporting ids needs no citation); for an unanswerable question, a decline;

@@ -11,9 +11,10 @@ The flow is added as a subgraph node, so an escalation inside it (``interrupt()`
 router's thread too, and ``Command(resume=...)`` on the router's thread resumes the flow where
 it stopped. The agent runs inside ``ask_agent`` with the run's ``Context`` (model, budget).
 
-``build_router(checkpointer=None)`` is the factory; ``make_router`` is the one ``langgraph.json``
-names (no checkpointer: the server attaches its own). ``graph.app.router_runs`` drives it from
-Python with a plain result dict. Importing this module builds nothing.
+``build_router(checkpointer=None)`` is the factory; ``graph.app.served.make_router``, the one
+``langgraph.json`` names, calls it without one (the server attaches its own).
+``graph.app.router_runs`` drives it from Python with a plain result dict. Importing this
+module builds nothing.
 """
 
 from __future__ import annotations
@@ -222,11 +223,6 @@ def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> Runnabl
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
 
 
-def make_router() -> RouterGraph:
-    """The router ``langgraph.json`` serves: real tools, model per run, no checkpointer."""
-    return build_router()
-
-
 __all__ = [
     "AgentNode",
     "FLOW_KEYS",
@@ -235,7 +231,6 @@ __all__ = [
     "agent_outcome",
     "build_router",
     "choose_route",
-    "make_router",
     "record_flow_result",
     "route_after_request",
     "route_request",

@@ -61,7 +61,7 @@ def test_search_results_reach_a_model_fenced_as_documents() -> None:
 
 
 def test_remote_names_never_shadow_ours() -> None:
-    with Session(InMemorySaver(), mcp=[quill_spec("shadow")]) as session:
+    with Session(InMemorySaver(), mcp=[quill_spec("shadow")], builtins=True) as session:
         tools = tools_of(session)
         assert tools["finish"] is our_finish
         assert tools["calculator"].name == "calculator" and not isinstance(

@@ -14,8 +14,8 @@ import socket
 import anyio
 import click
 
-from graph.agent.budget import DEFAULT_K
 from graph.cli.support import K, user_errors
+from tools.search_settings import DEFAULT_K
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -89,24 +89,29 @@ def mcp_group() -> None:
     "--corpus",
     "corpus_specs",
     multiple=True,
-    metavar="NAME=PATH",
-    help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
+    metavar="NAME[=PATH]",
+    help="Serve a saved index NAME, or a corpus (.jsonl or folder) as search_NAME, instead of "
+    "$AGENT_CORPORA or the built-ins; repeatable.",
 )
+@click.option("--builtins", is_flag=True, help="Serve the built-in corpora beside --corpus.")
 @click.option("--k", type=K, default=DEFAULT_K, show_default=True)
 def serve(
-    transport: str, host: str | None, port: int, corpus_specs: tuple[str, ...], k: int
+    transport: str,
+    host: str | None,
+    port: int,
+    corpus_specs: tuple[str, ...],
+    builtins: bool,
+    k: int,
 ) -> None:
     """Serve the search tools, calculator and field-service tools over MCP."""
-    from corpora import BUILTIN_CORPORA, load_builtin, parse_corpus_spec
+    from graph.app.corpus_specs import served_corpora
     from graph.mcp_io.server import build_server
 
     with user_errors():
         if transport == "stdio" and host is not None:
             raise ValueError("--host applies to --transport http only")
         bind = host or LOOPBACK
-        corpora = [load_builtin(name) for name in BUILTIN_CORPORA]
-        corpora += [parse_corpus_spec(spec) for spec in corpus_specs]
-        server = build_server(corpora, k=k, host=bind, port=port)
+        server = build_server(served_corpora(corpus_specs, builtins), k=k, host=bind, port=port)
         if transport == "http":
             check_port_free(bind, port)
     if transport == "stdio":

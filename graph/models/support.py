@@ -7,10 +7,13 @@ The one owner of the measure and its threshold: the offline policy declines belo
 The question is read as the search tool reads a query: `tools.bm25_tokens.tokenize`, with
 `FUNCTION_WORDS` dropped. Each word weighs its idf in the searched corpora
 (`SearchSource.term_weight`, the best over the tools); a word an index lacks weighs as the
-indexed words sharing its stem, as `tools.expand` expands it for the search; a word no corpus
-holds in any form weighs as much as the question's rarest indexed word (the corpora cannot say
-it, and it is as specific as anything asked). A word is covered when a cited passage holds a
-word with the same stem (`tools.expand.stem`). ``support`` is the covered share of the weight.
+indexed words sharing its stem, as `tools.expand` expands it for the search. A word no corpus
+holds in any form cannot be covered: it weighs as the question's rarest indexed word times the
+share `unseen_share` gives, which grows with the passages searched (a five-passage corpus
+lacks most words of any question, so a word it lacks says little; a corpus of
+`UNSEEN_FULL_AT` passages lacking a word says the question is about something else). A word is
+covered when a cited passage holds a word with the same stem (`tools.expand.stem`).
+``support`` is the covered share of the weight.
 """
 
 from __future__ import annotations
@@ -39,8 +42,11 @@ FUNCTION_WORDS = frozenset(
 )
 """Words that carry no meaning a match should count (question words included)."""
 
+UNSEEN_FULL_AT = 100
+"""Passages searched from which a question word they all lack weighs in full (see above)."""
+
 Weight = Callable[[str], float]
-"""A question word's weight (its idf in the searched corpora)."""
+"""A question word's weight (its idf in the searched corpora); 0.0 for a word none holds."""
 
 
 def question_terms(text: str) -> list[str]:
@@ -53,16 +59,46 @@ def stems_of(texts: Iterable[str]) -> set[str]:
     return {stem(token) for text in texts for token in tokenize(text)}
 
 
-def weights(question: str, weight: Weight) -> dict[str, float]:
-    """Each meaningful word of `question` and its weight; words no corpus holds get the most."""
+def weights(question: str, weight: Weight, unseen: float = 0.0) -> dict[str, float]:
+    """Each meaningful word of `question` and its weight.
+
+    A word no corpus holds weighs `unseen` times the rarest indexed word's weight (all of them
+    1.0 when none is indexed); with `unseen` 0 it is left out.
+    """
     raw = {term: max(weight(term), 0.0) for term in question_terms(question)}
-    unseen = max(raw.values(), default=0.0) or 1.0
-    return {term: value or unseen for term, value in raw.items()}
+    top = max(raw.values(), default=0.0) or 1.0
+    table = {term: value or unseen * top for term, value in raw.items()}
+    return {term: value for term, value in table.items() if value > 0}
+
+
+def unseen_share(weight: Weight) -> float:
+    """How much a word no searched corpus holds counts, from 0 to 1.
+
+    The passages searched over `UNSEEN_FULL_AT`, at most 1 (1 when the count is unknown, as
+    for a remote search).
+    """
+    passages = getattr(weight, "passages", None)
+    if not isinstance(passages, int):
+        return 1.0
+    return min(1.0, passages / UNSEEN_FULL_AT)
 
 
 def support(question: str, passages: Sequence[str], weight: Weight) -> float:
     """The share of `question`'s weight whose words `passages` hold (0.0 for no passage)."""
+    return covered(weights(question, weight, unseen_share(weight)), passages)
+
+
+def coverage(question: str, passages: Sequence[str], weight: Weight) -> float:
+    """Like `support`, but of the words some corpus holds only: what a search can still find.
+
+    1.0 when the corpora hold none of the question's words.
+    """
     table = weights(question, weight)
+    return covered(table, passages) if table else 1.0
+
+
+def covered(table: dict[str, float], passages: Sequence[str]) -> float:
+    """The share of the weight in `table` whose words `passages` hold."""
     total = sum(table.values())
     if not passages or total <= 0:
         return 0.0
@@ -75,19 +111,24 @@ def is_confident(value: float) -> bool:
     return value >= SUPPORT_BAR
 
 
-def tool_weight(tools: Iterable[Any]) -> Weight:
-    """The weight of a word over the search tools among `tools` (1.0 each when none has stats).
+class ToolWeight:
+    """The weight of a word over search tools, and how many passages they search."""
 
-    The best `term_weight` over the tools; for a tool with a BM25 index, a word it lacks
-    weighs as the indexed words the search would expand it to.
-    """
-    sources = [tool for tool in tools if callable(getattr(tool, "term_weight", None))]
+    def __init__(self, tools: Iterable[Any]) -> None:
+        self.sources = [tool for tool in tools if callable(getattr(tool, "term_weight", None))]
+        counts = [_passages(source) for source in self.sources]
+        self.passages: int | None = None if None in counts else sum(c or 0 for c in counts)
 
-    def weight(term: str) -> float:
-        if not sources:
+    def __call__(self, term: str) -> float:
+        """The best `term_weight` over the tools (1.0 with none).
+
+        For a tool with a BM25 index, a word it lacks weighs as the indexed words the search
+        would expand it to.
+        """
+        if not self.sources:
             return 1.0
         best = 0.0
-        for source in sources:
+        for source in self.sources:
             value = float(source.term_weight(term))
             index = getattr(source, "index", None)
             if value <= 0 and index is not None:
@@ -96,4 +137,14 @@ def tool_weight(tools: Iterable[Any]) -> Weight:
             best = max(best, value)
         return best
 
-    return weight
+
+def tool_weight(tools: Iterable[Any]) -> ToolWeight:
+    """The weight of a word over the search tools among `tools` (`ToolWeight`)."""
+    return ToolWeight(tools)
+
+
+def _passages(source: Any) -> int | None:
+    """How many passages a search tool searches (None when it cannot tell)."""
+    corpus = getattr(source, "corpus", None)
+    passages = getattr(corpus, "passages", None)
+    return len(passages) if isinstance(passages, Sequence) else None

@@ -141,10 +141,9 @@ def answer_computed(turn: Turn) -> Action | None:
     if turn.arithmetic is None or not done:
         return None
     value = format_value(done[-1].content, turn.arithmetic.currency) if done[-1].ok else None
-    if value is None:
-        return finish(
-            f"answer_computed: the calculator said {done[-1].content!r}; decline", None, []
-        )
+    if value is None:  # the calculator's error is the answer: it is what the tool said
+        said = f"I could not compute this: {done[-1].content}"
+        return finish(f"answer_computed: the calculator failed: {done[-1].content!r}", said, [])
     text = turn.arithmetic.template.format(value=value)
     return finish(f"answer_computed: the calculator gave {value}", text, [])
 

@@ -88,7 +88,7 @@ BRIDGE_PASSAGES = 3
 
 # --- the answer sentence --------------------------------------------------------------------
 
-SENTENCE_SHARE = 0.6
+SENTENCE_SHARE = 0.8
 """Weight of the sentence's own coverage of the question against its passage's coverage: the
 answer is a sentence, but a passage's other sentences (its title, its subject) say what it is
 about."""
@@ -169,7 +169,7 @@ YEAR_RE = re.compile(r"^(?:1\d{3}|20\d{2})$")
 """A year, which is never a count or a duration's number."""
 
 NUMBER_RE = re.compile(
-    r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)?(?:\s*(?:to|–|-)\s*\d[\d,]*(?:\.\d+)?)?"
+    r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)*(?:\s*(?:to|–|-)\s*\d[\d,]*(?:\.\d+)?)?"
     r"(?:\s*(?:%|°\s?[CF]?))?(?![\w.]*\d)"
 )
 """A number or a range as written ("3 to 5"), with a currency sign before or a percent or
@@ -198,7 +198,7 @@ KIND_PATTERNS = (
     (
         re.compile(
             r"\bhow (many|much|old|far|tall|big|large)\b|\b(what|which) (percentage|"
-            r"number|age|size|version|port)\b",
+            r"number|age|size|port)\b|\b(what|which|in which|in what) (\w+ )?versions?\b",
             re.I,
         ),
         "number",
@@ -251,7 +251,7 @@ SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*])|\n\s*\n")
 
 ABBREVIATION_RE = re.compile(
     r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
-    r"Co|Corp|Bros|No|vs|ca|approx|e\.g|i\.e|etc)\.$"
+    r"Co|Corp|Bros|No|vs|v|ca|approx|e\.g|i\.e|etc)\.$"
 )
 """A piece ending like "St.", "Dr." or "J.": an abbreviation or an initial, not an end."""
 
@@ -273,6 +273,9 @@ LEADING_FUNCTION_WORDS = frozenset(
 
 INLINE_MARKUP = (
     (re.compile(r":[\w:+-]+:`([^`]*)`"), r"\1"),
+    (re.compile(r"\{[\w:+-]+\}`?([^`\s]*)`?"), r"\1"),
+    (re.compile(r":class:\s*\w+\s*"), ""),
+    (re.compile(r"(?:^|\s)\.\. [\w:-]+::?(?=\s)"), " "),
     (re.compile(r"`([^`<]*?)\s*<[^>]*>`_{1,2}"), r"\1"),
     (re.compile(r"``([^`]*)``"), r"\1"),
     (re.compile(r"`([^`]*)`_{0,2}"), r"\1"),

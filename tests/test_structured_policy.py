@@ -14,8 +14,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graph.agent.budget import run_config
 from graph.agent.graph import build_agent
 from graph.common.chat import is_answer_message
-from graph.models.structured.findings import find_lead, key_field
 from graph.models.offline.model import PolicyModel
+from graph.models.structured.findings import find_lead, key_field
 from graph.models.structured.schemas import (
     classify_arg,
     first_identifier_example,

@@ -62,9 +62,13 @@ def answer(text: str | None, cited: list[str], short: str | None = None) -> dict
 
 def test_support_by_hand_weighs_words_by_idf_and_unknown_words_the_most() -> None:
     idf = {"refund": 2.0, "window": 1.0}.get
-    table = weights("What's our refund window policy?", lambda t: idf(t) or 0.0)
+    table = weights("What's our refund window policy?", lambda t: idf(t) or 0.0, unseen=1.0)
     # "policy" is in no corpus: it weighs as the rarest indexed word (2.0)
     assert table == {"refund": 2.0, "window": 1.0, "policy": 2.0}
+    assert weights("What's our refund window policy?", lambda t: idf(t) or 0.0) == {
+        "refund": 2.0,
+        "window": 1.0,
+    }  # unseen=0: only what a search can find
     passages = ["The terminal window closes."]
     assert support("What's our refund window policy?", passages, lambda t: idf(t) or 0.0) == (
         pytest.approx(1.0 / 5.0)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from graph.models.offline.directives import is_directive
 from graph.models.offline.tuning import (
     ABBREVIATION_RE,
+    CODE_FENCE_RE,
     CONNECTORS,
     INLINE_MARKUP,
     LEADING_FUNCTION_WORDS,
@@ -65,7 +66,8 @@ def statements(text: str) -> list[str]:
     Retrieved text is data: a sentence that addresses the reader or gives it orders
     (`graph.models.offline.directives.is_directive`) is never used as an answer or a bridge.
     """
-    return [s for s in sentences(plain(text)) if not is_directive(s)]
+    prose = CODE_FENCE_RE.sub("\n\n", text)
+    return [s for s in sentences(plain(prose)) if not is_directive(s)]
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,10 @@ def candidates(
     if kind == "date":
         spans = [m.group(0) for m in TIME_RE.finditer(sentence)]
         spans += [m.group(0) for m in DATE_RE.finditer(sentence) if not _inside(m.group(0), spans)]
-        return [s.strip() for s in spans if not _known(s, asked)]
+        spans = [s.strip() for s in spans if not _known(s, asked)]
+        if "year" in words(question):  # "what year": the year of a full date
+            return [w for s in spans for w in s.split() if YEAR_RE.match(w.strip(","))]
+        return spans
     return quantities(kind, sentence, asked, question)
 
 
@@ -165,6 +168,8 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
         if rest.startswith("-") and unit:
             full = f"{number}-{unit}"
         unit_word = unit.split()[-1].lower() if unit else ""
+        if unit and stem(unit_word) in asked and kind == "number":
+            full = number  # "how many stories": 14, not "14-story"
         if kind == "duration" and unit_word not in TIME_UNITS:
             continue
         if kind == "temperature" and not (

@@ -224,6 +224,15 @@ KIND_PATTERNS = (
         ),
         "name",
     ),  # fmt: skip
+    (
+        re.compile(
+            r"\bthe name of\b|\bknown as\b|^\s*(what|which)\s+(?!(is|was|are|were|does|"
+            r"do|did|can|could|has|have|had|will|would|should|kind|type|sort|happens|"
+            r"happened)\b)[a-z]+\s+(?!(of)\b)",
+            re.I,
+        ),
+        "name",
+    ),  # fmt: skip
 )
 """The kind of answer a question asks for, first match wins; none matching asks for a sentence."""
 
@@ -270,6 +279,10 @@ LEADING_FUNCTION_WORDS = frozenset(
     "There Here Also But And Or Is Are Was Were Do Does Did Can Who What Which Where How".split()
 )
 """Capitalised at a sentence start without being part of a name ("The", "After")."""
+
+CODE_FENCE_RE = re.compile(r"```.*?(?:```|$)", re.S)
+"""A fenced code block in a passage (the readers fence code apart from prose): code is never
+an answer sentence, and never runs into the sentence before it."""
 
 INLINE_MARKUP = (
     (re.compile(r":[\w:+-]+:`([^`]*)`"), r"\1"),

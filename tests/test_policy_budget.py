@@ -94,7 +94,8 @@ def test_a_covered_question_stops_early_even_with_budget_left() -> None:
 
 def test_a_deeper_read_is_the_next_page_of_the_same_query_until_it_runs_dry() -> None:
     from graph.models.actions import Observation
-    from graph.models.offline.rules import Turn, read_deeper
+    from graph.models.offline.rules import read_deeper
+    from graph.models.offline.turn import Turn
 
     tools = [make_search_tool(OPS), finish]
     query = "Orion invoices finance quarter"

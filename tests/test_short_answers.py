@@ -141,3 +141,24 @@ def test_numbers_keep_their_unit_and_their_quantity(
     kind: str, sentence: str, question: str, found: list[str]
 ) -> None:
     assert quantities(kind, sentence, set(), question) == found
+
+
+def test_hits_without_scores_are_ranked_by_the_policys_own_term_weighting() -> None:
+    """A remote search may return its hits unscored and in any order: the same answer wins."""
+    from graph.models.offline.answering import Scorer, compose_answer
+
+    hits = [
+        {"id": f"r{i}", "text": text, "score": 0.0}
+        for i, text in enumerate(
+            [
+                "The museum cafe serves soup and bread.",
+                "The Lantern Bridge was designed by Ida Marr in 1931.",
+                "Bicycles can be parked behind the library.",
+            ]
+        )
+    ]
+    question = "Who designed the Lantern Bridge?"
+    scorer = Scorer(question, "person", lambda term: 1.0, question, set())
+    forward, backward = compose_answer(scorer, hits), compose_answer(scorer, hits[::-1])
+    assert forward is not None and backward is not None
+    assert forward.text == backward.text == hits[1]["text"] and forward.citations == ["r1"]

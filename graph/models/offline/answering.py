@@ -19,6 +19,7 @@ from graph.models.offline.reading import names, statements, words
 from graph.models.offline.short_answers import candidates
 from graph.models.offline.tuning import (
     KIND_WEIGHT,
+    LINK_WEIGHT,
     PAIR_COST,
     PAIRED,
     PROXIMITY_WEIGHT,
@@ -73,6 +74,7 @@ class Scorer:
         `known` holds what the question and the bridge name, `asked` the question as asked
         (its names never link a chain).
         """
+        self.weight = weight
         self.table = {stem(t): w for t, w in weights(question, weight).items()}
         self.total = sum(self.table.values()) or 1.0
         self.kind = kind
@@ -163,10 +165,12 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
     """
     if first.doc_id == second.doc_id:
         return abs(first.position - second.position) == 1
-    return bool(name_words(first.text, scorer) & name_words(second.text, scorer))
+    shared = name_words(first.text, scorer) & name_words(second.text, scorer)
+    top = max(scorer.table.values(), default=1.0)
+    return any(scorer.weight(w) >= LINK_WEIGHT * top for w in shared)
 
 
 def name_words(text: str, scorer: Scorer) -> set[str]:
-    """The stems of the words of the names in `text` that the question does not hold."""
-    found = {stem(w) for n in names(text, scorer.capitalised) for w in words(n.text)}
-    return found - scorer.in_question
+    """The words of the names in `text` that the question does not hold."""
+    found = {w for n in names(text, scorer.capitalised) for w in words(n.text)}
+    return {w for w in found if stem(w) not in scorer.in_question}

@@ -104,6 +104,11 @@ PAIR_COST = 0.15
 """What a second sentence must add to the score to join the first: a two-hop chain, linked by
 a name both sentences hold."""
 
+LINK_WEIGHT = 0.0
+"""Weight a name word two passages share must have, over the question's heaviest word, to link
+them into a chain. 0.5 (common capitalised words such as "Import" link nothing) helped attrs
+and squad but cost hotpotqa-dev-tune 0.02 of contains, so every shared name word links."""
+
 PAIRED = 10
 """How many of the best single sentences are tried with a second one: a chain's first sentence
 is always among the best (it covers the part of the question the second lacks)."""

@@ -10,6 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from corpora import Corpus, Passage, load_builtin
+from evals.datasets import load_dataset
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
@@ -100,17 +101,8 @@ def test_numbers_inside_names_are_not_arithmetic(question: str) -> None:
 
 # --- the seed-004 questions -------------------------------------------------------------------
 
-NOTES = [
-    ("Who leads the team that owns the Atlas scheduler?", ["Priya Raman"], ["d1", "d2"]),
-    ("Who leads the team that owns Beacon?", ["Tomas Ekberg"], ["d3", "d4"]),
-    ("How many times does Atlas retry a failed job?", ["three", "3"], ["d8"]),
-    (
-        "Which company builds the charging docks in the office where the Fleet Platform team sits?",
-        ["Voltline"],
-        ["d2", "d5"],
-    ),
-    ("How many days of data does the telemetry pipeline keep?", ["30"], ["d3"]),
-]
+NOTES = [(q.question, list(q.answers), list(q.supporting)) for q in load_dataset("notes").questions]
+"""The seed-004 questions, read from their one source (evals/datasets/notes.jsonl)."""
 
 
 @pytest.mark.parametrize(("question", "answers", "support"), NOTES)

@@ -135,6 +135,8 @@ def test_a_computed_answer_citing_nothing_is_confident() -> None:
     ]
     state = run(turns, "what is 6 * 7?")
     assert state["confident"] is True and state["ungrounded"] is False
+    computed = "  SUPPORT: nothing cited; the answer is computed (confident)"
+    assert computed in render_result(state, [])
 
 
 def test_quiet_ask_exits_1_on_a_decline(

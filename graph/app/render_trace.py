@@ -126,6 +126,8 @@ def render_support(result: dict[str, Any]) -> list[str]:
     if "support" not in result:
         return []  # a result stored before support existed
     verdict = "confident" if result.get("confident") else "NOT CONFIDENT"
+    if result.get("confident") and not result.get("citations"):
+        return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
     return [
         f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"
         f" the cited passages ({verdict})"

@@ -43,6 +43,10 @@ FUNCTION_WORDS = frozenset(
 )
 """Words that carry no meaning a match should count (question words included)."""
 
+SEEN_FLOOR = 0.001
+"""The weight of a word a corpus holds but whose BM25 idf is 0 (it is in half the passages of
+a small corpus): it tells almost nothing, but it is held, not unseen."""
+
 UNSEEN_FULL_AT = 100
 """Passages searched from which a question word they all lack weighs in full (see above)."""
 
@@ -136,12 +140,20 @@ class ToolWeight:
                 variants = expand_terms(index, term)
                 value = max((float(source.term_weight(v)) for v in variants), default=0.0)
             best = max(best, value)
+        if best <= 0 and any(_holds(source, term) for source in self.sources):
+            return SEEN_FLOOR
         return best
 
 
 def tool_weight(tools: Iterable[Any]) -> ToolWeight:
     """The weight of a word over the search tools among `tools` (`ToolWeight`)."""
     return ToolWeight(tools)
+
+
+def _holds(source: Any, term: str) -> bool:
+    """Whether a search tool's BM25 index holds `term` or a word its stem expands to."""
+    index = getattr(source, "index", None)
+    return index is not None and bool(expand_terms(index, term))
 
 
 def _passages(source: Any) -> int | None:

@@ -34,12 +34,10 @@ class FinishInput(BaseModel):
     """Arguments of the finish tool."""
 
     answer: str | None = Field(
-        default=None,
-        description="The answer in plain text, as the passages say it; empty or null to decline.",
+        description="The answer in plain text, as the passages say it; null or empty to decline."
     )
     citations: list[str] = Field(
-        default_factory=list,
-        description="Ids of the passages that support the answer, e.g. ['d1', 'd2']; [] if none.",
+        description="Ids of the passages that support the answer, e.g. ['d1', 'd2']; [] if none."
     )
     short_answer: str | None = Field(
         default=None,

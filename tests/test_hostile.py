@@ -132,7 +132,7 @@ def test_a_corpus_named_like_a_builtin_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = write(tmp_path / "c.jsonl", '{"id": "a", "text": "x"}\n')
-    code, _, err = cli(capsys, "ask", Q, "--corpus", f"policy={path}")
+    code, _, err = cli(capsys, "ask", Q, "--corpus", f"policy={path}", "--builtins")
     assert_one_line_error(code, err, "policy")
 
 

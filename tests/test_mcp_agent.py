@@ -40,8 +40,8 @@ def test_agent_answers_with_a_stdio_mcp_search_tool_and_cites_its_ids(mode: str)
         assert isinstance(tools_of(session)["lookup_archive"], MCPSearchTool)
     assert result["stopped"] == "answer"
     assert FOUNDER in result["answer"]
-    assert result["citations"] == ["zk-2"] and result["unsupported"] == []
-    assert "zk-2" in result["retrieved"]["lookup_archive"]
+    assert result["citations"] == ["quill-archive:zk-2"] and result["unsupported"] == []
+    assert "quill-archive:zk-2" in result["retrieved"]["lookup_archive"]
 
 
 def test_agent_answers_with_an_http_mcp_server(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_agent_answers_with_an_http_mcp_server(tmp_path: Path) -> None:
     command, port = quill_http(log)
     with http_server(command, port, log) as url, Session(InMemorySaver(), mcp=[url]) as session:
         result = session.ask(QUESTION)
-    assert FOUNDER in result["answer"] and result["citations"] == ["zk-2"]
+    assert FOUNDER in result["answer"] and result["citations"] == ["quill-archive:zk-2"]
 
 
 def test_search_results_reach_a_model_fenced_as_documents() -> None:
@@ -57,11 +57,11 @@ def test_search_results_reach_a_model_fenced_as_documents() -> None:
         result = session.ask(QUESTION)
         messages = session.messages(result["thread_id"])
     view = [m for m in model_view(messages) if isinstance(m, ToolMessage)]
-    assert '<document id="zk-2" source="quill-archive">' in str(view[0].content)
+    assert '<document id="quill-archive:zk-2" source="quill-archive">' in str(view[0].content)
 
 
 def test_remote_names_never_shadow_ours() -> None:
-    with Session(InMemorySaver(), mcp=[quill_spec("shadow")]) as session:
+    with Session(InMemorySaver(), mcp=[quill_spec("shadow")], builtins=True) as session:
         tools = tools_of(session)
         assert tools["finish"] is our_finish
         assert tools["calculator"].name == "calculator" and not isinstance(
@@ -176,7 +176,7 @@ def test_ask_with_mcp_on_the_command_line(
 ) -> None:
     code, out, err = run_cli(capsys, "ask", QUESTION, "--mcp", quill_spec())
     assert code == 0, err
-    assert "Action: lookup_archive(" in out and "CITATIONS: zk-2" in out
+    assert "Action: lookup_archive(" in out and "CITATIONS: quill-archive:zk-2" in out
     assert "(2 steps, 1 retrieval)" in out
 
 

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from corpora import Corpus
+from corpora.model import quoted
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
+from tools.search_settings import DEFAULT_RETRIEVER, RETRIEVERS
 
-RETRIEVERS = ("bm25", "dense", "hybrid")
 RETRIEVER_ENV = "AGENT_RETRIEVER"
-DEFAULT_RETRIEVER = "bm25"
 
 
 class Ranked(NamedTuple):
@@ -32,7 +32,7 @@ class Ranked(NamedTuple):
 def check_retriever(name: str) -> str:
     """`name` if it is one of `RETRIEVERS`, else a one-line ValueError."""
     if name not in RETRIEVERS:
-        raise ValueError(f"unknown retriever {name!r} (choose from {', '.join(RETRIEVERS)})")
+        raise ValueError(f"unknown retriever {quoted(name)} (choose from {', '.join(RETRIEVERS)})")
     return name
 
 
@@ -85,8 +85,8 @@ def index_corpus(
 
 
 def default_encoder() -> Encoder:
-    """The checked all-MiniLM-L6-v2 model (EmbeddingError saying what to install)."""
-    from tools.embeddings import default_embeddings
+    """The checked all-MiniLM-L6-v2 model on ONNX Runtime (EmbeddingError: what to install)."""
+    from tools.onnx_embed import default_embeddings
 
     return default_embeddings()
 

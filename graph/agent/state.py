@@ -22,15 +22,20 @@ class InputState(TypedDict, total=False):
     question: str
     """The user's question, in plain text."""
     messages: Annotated[list[AnyMessage], add_messages]
-    """The transcript: system prompt, questions, thoughts with tool calls, observations, answers.
+    """The transcript: questions, thoughts with tool calls, observations, answers (the system
+    prompt is sent with each model call, never stored).
 
     A chat panel sends `{"messages": [...]}`: its last human message is the question and the
     earlier turns are the conversation so far.
     """
 
 
-class OutputState(InputState, total=False):
-    """What every run returns (the seed-004 result, plus bookkeeping and the transcript)."""
+class OutputState(TypedDict, total=False):
+    """What every run returns: the seed-004 result, bookkeeping, then the question and transcript.
+
+    The result comes first, so a client that prints the output (the dev server's `/mcp` tool
+    result) leads with the answer and its citations.
+    """
 
     answer: str | None
     """The final answer (the sentence that answers, with its citations), or None without one."""
@@ -63,6 +68,10 @@ class OutputState(InputState, total=False):
     """Whether the answer is trusted: support at or above the bar, or a computed result."""
     ungrounded: bool
     """True when the answer cites nothing although the corpora hold passages on the question."""
+    question: str
+    """The question of the latest turn."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation: each turn's question, thoughts with tool calls, observations, answer."""
 
 
 class AgentState(OutputState, total=False):

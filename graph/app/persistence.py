@@ -29,6 +29,14 @@ def agent_home() -> Path:
     return Path(os.environ.get(HOME_ENV) or DEFAULT_HOME)
 
 
+def home_folder() -> Path:
+    """`agent_home`, refused in one line (ValueError) when it names something not a folder."""
+    home = agent_home()
+    if home.exists() and not home.is_dir():
+        raise ValueError(f"{HOME_ENV}={str(home)!r} is not a folder (the state directory)")
+    return home
+
+
 def check_thread_id(thread_id: str) -> str:
     """`thread_id` if it is a safe id (letters, digits, `._:@-`, at most 128), else an error."""
     if not isinstance(thread_id, str) or not THREAD_ID_RE.fullmatch(thread_id):

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from graph.app.corpus_specs import indexes_dir
-from graph.cli.support import user_errors
-
-RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
+from graph.app.terminal import safe_text
+from graph.cli.support import RETRIEVER, user_errors
 
 
 @click.command("index")
@@ -18,12 +19,13 @@ RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(
     "--retriever",
-    type=RETRIEVER_CHOICE,
+    type=RETRIEVER,
     default=None,
     help="How the index is searched (default: $AGENT_RETRIEVER, else bm25).",
 )
 def index_command(name: str, path: Path, retriever: str | None) -> None:
     """Index a .jsonl file, a document or a folder as NAME (re-run: only changed files)."""
+    started = time.perf_counter() - _process_age()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -33,9 +35,9 @@ def index_command(name: str, path: Path, retriever: str | None) -> None:
     with user_errors():
         chosen = retriever or default_retriever()
         if chosen != "bm25":
-            from tools.retrievers import default_encoder
+            from tools.embeddings import model_dir
 
-            default_encoder()  # one line saying what to install, before any work
+            model_dir()  # one line saying what to install, before any work (loads nothing)
         console = Console(stderr=True)
         with Progress(
             TextColumn("indexing"),
@@ -53,13 +55,31 @@ def index_command(name: str, path: Path, retriever: str | None) -> None:
                 bar.update(task, completed=done, total=total, description=_short(current))
 
             summary = build_index(indexes_dir(), name, path, chosen, progress=advance)
-    click.echo(summary.line())
+    summary.seconds = time.perf_counter() - started  # the whole process's, model included
+    click.echo(safe_text(summary.line()))
+
+
+def _process_age() -> float:
+    """Seconds since this process started, from Linux's /proc (0 where there is none).
+
+    So the time `agent index` prints is the whole command's, interpreter start included.
+    """
+    try:
+        after_name = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        started_ticks = int(after_name[19])  # field 22, starttime, in clock ticks since boot
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - started_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 @click.command("corpora")
 @click.option("--drop", "drop", metavar="NAME", default=None, help="Remove the saved index NAME.")
 def corpora_command(drop: str | None) -> None:
-    """List saved indexes (name, retriever, files, passages, size, built), or --drop one."""
+    """List saved indexes (name, retriever, files, passages, size, built), or --drop one.
+
+    A damaged index is listed as ``damaged`` with what is wrong; `agent index` repairs it.
+    """
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -78,8 +98,11 @@ def corpora_command(drop: str | None) -> None:
         return
     table = Table("name", "retriever", "files", "passages", "size", "built", "source")
     for row in rows:
-        cells = (row.name, row.retriever, str(row.files), str(row.passages), _size(row.size))
-        table.add_row(*(Text(c) for c in (*cells, row.built, _printable(row.source))))
+        cells = [row.name, "damaged", "-", "-", "-", "-", f"{row.damaged}; re-index it"]
+        if not row.damaged:  # a damaged one says what is wrong in the source column
+            cells = [row.name, row.retriever, str(row.files), str(row.passages), _size(row.size)]
+            cells += [row.built, row.source]
+        table.add_row(*(Text(_printable(c)) for c in cells))
     Console(width=max(120, Console().width), file=sys.stdout).print(table)
 
 

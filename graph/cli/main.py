@@ -19,6 +19,7 @@ from graph.cli.evals import eval_command
 from graph.cli.flow import compare_flow, flow
 from graph.cli.index import corpora_command, index_command
 from graph.cli.mcp import mcp_group
+from graph.cli.shapes import shapes
 from graph.cli.threads import replay, resume, threads
 
 
@@ -37,6 +38,7 @@ for command in (
     eval_command,
     flow,
     compare_flow,
+    shapes,
     mcp_group,
     index_command,
     corpora_command,

@@ -134,6 +134,9 @@ def echo_answer_only(result: dict[str, Any]) -> None:
         raise click.ClickException(str(result.get("error") or "the run stopped on an error"))
     if result.get("answer") is None:
         steps = int(result.get("steps") or 0)
-        why = "the step budget ran out" if result.get("stopped") == "budget" else "the run stopped"
+        why = {
+            "budget": "the step budget ran out",
+            "no_answer": "the passages found do not cover the question",
+        }.get(str(result.get("stopped")), "the run stopped")
         raise click.ClickException(f"no answer: {why} after {steps} model call{'s' * (steps != 1)}")
     echo_lines([str(result["answer"])])

@@ -36,8 +36,6 @@ from typing_extensions import TypedDict
 from corpora.field_service import VARIANT_RE
 from graph.agent.budget import (
     DEFAULT_MAX_STEPS,
-    LEAST_RECURSION_LIMIT,
-    LIMIT_RULE,
     recursion_limit_for,
     router_limit,
 )
@@ -213,8 +211,8 @@ def build_router(
     builder.add_edge("record_flow_result", END)
     builder.add_edge(AGENT_NODE, END)
     compiled = builder.compile(checkpointer=checkpointer, name=name)
-    rule = f"the agent needs {LIMIT_RULE}, the flow {FLOW_RECURSION_LIMIT}"
-    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=rule)
+    rule = f"the flow it may call needs {FLOW_RECURSION_LIMIT}; the agent runs under its own"
+    return checked(compiled, least_limit=FLOW_RECURSION_LIMIT, limit_rule=rule)
 
 
 def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> RunnableConfig:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -550,8 +551,9 @@ def test_a_second_question_with_the_policy_starts_a_new_turn() -> None:
 
 
 def test_the_exported_graph_has_no_checkpointer() -> None:
-    exported_graph = make_graph()
+    exported_graph = asyncio.run(make_graph())  # the server awaits its factory on its loop
     assert exported_graph.checkpointer is None
+    assert asyncio.run(make_graph()) is exported_graph  # built once per process
     assert build_agent(checkpointer=InMemorySaver()).checkpointer is not None
     result = exported_graph.invoke(
         {"question": "What is 18% of a $250 order?"}, run_config(6), context=Context()

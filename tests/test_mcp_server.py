@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_helpers import http_server, project_http
 from server_utils import ROOT
 
-from graph.cli.mcp import is_loopback
+from graph.mcp_io.serving import is_loopback
 
 pytestmark = pytest.mark.server
 

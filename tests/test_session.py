@@ -28,6 +28,9 @@ NOTES_QUESTIONS = [
 ]
 RESULT_KEYS = {
     "answer",
+    "short_answer",
+    "support",
+    "confident",
     "citations",
     "unsupported",
     "steps",

@@ -44,7 +44,18 @@ from graph.app.thread_settings import (
 from graph.models import as_chat_model
 from tools.retrievers import IndexedCorpus
 
-RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
+RESULT_KEYS = (
+    "answer",
+    "short_answer",
+    "citations",
+    "unsupported",
+    "steps",
+    "stopped",
+    "grounded",
+    "ungrounded",
+    "support",
+    "confident",
+)
 
 
 class Session:

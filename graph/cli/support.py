@@ -66,9 +66,15 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def interrupted_hint(thread_id: str) -> Iterator[None]:
-    """On Ctrl-C, say how to resume the thread (one line) and exit 130."""
+    """On Ctrl-C, say how to resume the thread (one line) and exit 130.
+
+    Waits on other threads (an MCP call, a model call) end at once too (`on_ctrl_c`).
+    """
+    from graph.common.cancel import on_ctrl_c
+
     try:
-        yield
+        with on_ctrl_c():
+            yield
     except KeyboardInterrupt:
         click.echo(f"error: interrupted; resume with: agent resume {thread_id}", err=True)
         raise SystemExit(130) from None
@@ -128,6 +134,9 @@ def echo_answer_only(result: dict[str, Any]) -> None:
         raise click.ClickException(str(result.get("error") or "the run stopped on an error"))
     if result.get("answer") is None:
         steps = int(result.get("steps") or 0)
-        why = "the step budget ran out" if result.get("stopped") == "budget" else "the run stopped"
+        why = {
+            "budget": "the step budget ran out",
+            "no_answer": "the passages found do not cover the question",
+        }.get(str(result.get("stopped")), "the run stopped")
         raise click.ClickException(f"no answer: {why} after {steps} model call{'s' * (steps != 1)}")
     echo_lines([str(result["answer"])])

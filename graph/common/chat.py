@@ -29,6 +29,9 @@ NO_QUESTION = (
 )
 NO_ANSWER = "No answer: {why}."
 BUDGET_SPENT = "the step budget ran out after {steps} model calls"
+DECLINED = "what {searched} found does not cover the question"
+NOTHING_SEARCHED = "nothing was searched"
+NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
 Closer = Callable[[ToolCall, str], ToolMessage]
 """Builds the error tool message for a call that will never run, given the reason."""
 
@@ -87,11 +90,24 @@ def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[Any
 
 
 def answer_message(result: Mapping[str, Any]) -> AIMessage:
-    """The AI message that closes a turn: the answer with its citations, or why there is none."""
+    """The AI message that closes a turn: the answer with its citations, or why there is none.
+
+    An answer that is not ``confident`` says so with its support; a decline (``no_answer``)
+    names the searches (``result["searched"]``) whose passages did not cover the question.
+    """
     answer = result.get("answer")
     if result.get("stopped") == "answer" and answer:
         missing = [c for c in result.get("citations") or [] if f"[{c}]" not in answer]
-        text = " ".join([answer, *(f"[{c}]" for c in missing)])
+        doubt = (
+            []
+            if result.get("confident", True)
+            else [NOT_CONFIDENT.format(support=float(result.get("support") or 0.0))]
+        )
+        text = " ".join([answer, *(f"[{c}]" for c in missing), *doubt])
+    elif result.get("stopped") == "no_answer":
+        searched = list(result.get("searched") or [])
+        why = DECLINED.format(searched=", ".join(searched)) if searched else NOTHING_SEARCHED
+        text = NO_ANSWER.format(why=why)
     elif result.get("stopped") == "budget":
         text = NO_ANSWER.format(why=BUDGET_SPENT.format(steps=result.get("steps", 0)))
     else:

@@ -12,8 +12,9 @@ import pytest
 from cli_helpers import run_cli
 from rich.cells import cell_len
 
+from graph.app.thread_heads import is_eval_thread
 from graph.app.thread_list import ThreadSummary
-from graph.cli.thread_lines import is_eval_thread, thread_line
+from graph.cli.thread_lines import thread_line
 
 ScriptFile = Callable[..., str]
 LONG_QUESTION = "What is the refund window " + "for a very long order " * 10 + "?"

@@ -16,7 +16,7 @@ from graph.app.terminal import safe_text
 
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
-    from graph.app.persistence import agent_home
+    from graph.app.home import agent_home
     from tools.index_store import indexes_root
 
     return indexes_root(agent_home())

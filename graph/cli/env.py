@@ -1,4 +1,8 @@
-"""The CLI's environment: a `.env` file in the working directory, and model notices on stderr."""
+"""The CLI's environment: a `.env` file in the working directory, and notices on stderr.
+
+The notices: a slow model server (`graph.models.deadline`), and once per folder, that the
+default state directory moved away from `./.agent` (`graph.app.home`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from graph.app.home import legacy_home_notice
 from graph.models.deadline import LOGGER
 
 DOTENV = ".env"
@@ -52,3 +57,6 @@ def prepare_environment() -> None:
     """What every `agent` command needs before it parses its options."""
     load_dotenv_file()
     show_model_notices()
+    moved = legacy_home_notice()
+    if moved is not None:
+        click.echo(f"note: {moved}", err=True)

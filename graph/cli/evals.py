@@ -241,7 +241,8 @@ def eval_command(
     from evals.report import write_report
     from evals.report_data import EvalRun, summary_of
     from evals.runner import compare_retrieval, new_run_id, run_dataset
-    from graph.app.persistence import agent_home, open_checkpointer
+    from graph.app.home import agent_home
+    from graph.app.persistence import open_checkpointer
     from graph.models import load_model
 
     with user_errors():

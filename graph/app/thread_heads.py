@@ -7,9 +7,9 @@ root checkpoint id, and whether `agent eval` made it), written by triggers on La
 right, whatever code saved the checkpoint. `install_*` creates the table, its indexes and
 triggers and fills it once from the checkpoints already stored (a store made before it).
 
-A thread `agent eval` made has an id starting `EVAL_THREAD_PREFIX` (`evals.runner`) or an
-`eval` entry (not null or false) in its checkpoint metadata; the listing leaves those out
-unless asked.
+A thread `agent eval` made has an id starting `EVAL_THREAD_PREFIX` (`evals.runner` names
+them so) or an `eval` entry (not null or false) in its checkpoint metadata; the listing leaves
+those out unless asked.
 """
 
 from __future__ import annotations

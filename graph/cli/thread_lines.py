@@ -14,7 +14,7 @@ ARROW = " -> "
 FALLBACK_WIDTH = 100
 MODEL_WIDTH = 24
 """A recorded model name longer than this is cut in the listing."""
-TEXT_ROOM = 40
+TEXT_ROOM = 56
 """The cells kept for `question -> answer` before the date and model are left out."""
 
 

@@ -15,6 +15,7 @@ opened). Hidden files and folders (``.git``) are ignored without a word.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -22,8 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from langchain_text_splitters import RecursiveCharacterTextSplitter
+from typing import Any
 
 from corpora.markup import Section, html_sections, markdown_sections, rst_sections
 
@@ -40,9 +40,16 @@ SKIP_REASONS = ("unsupported type", "empty", "unreadable", "not UTF-8", "not a r
 """Why a file of a folder was not read, in the order the summary lists them."""
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SPLITTER = RecursiveCharacterTextSplitter(
-    chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
-)
+
+
+@functools.cache
+def _splitter() -> Any:
+    """The text splitter for long files, made on first use (importing this builds nothing)."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    return RecursiveCharacterTextSplitter(
+        chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
+    )
 
 
 class SkipFile(Exception):
@@ -181,7 +188,7 @@ def _split(text: str, title: str, meta: dict[str, object]) -> list[Chunk]:
         return []
     if len(text) <= SPLIT_THRESHOLD:
         return [Chunk(title, " ".join(text.split()), meta)]
-    pieces = _SPLITTER.create_documents([text])
+    pieces = _splitter().create_documents([text])
     return [Chunk(title, " ".join(p.page_content.split()), meta) for p in pieces]
 
 

@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from langchain_text_splitters import MarkdownHeaderTextSplitter
-
 _LEVELS = ("h1", "h2", "h3", "h4")
 _HEADERS = [("#" * n, name) for n, name in enumerate(_LEVELS, start=1)]
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
@@ -44,6 +42,8 @@ class Section:
 
 def markdown_sections(text: str) -> list[Section]:
     """Split Markdown on its headings; each section's text is cleaned prose."""
+    from langchain_text_splitters import MarkdownHeaderTextSplitter
+
     splitter = MarkdownHeaderTextSplitter(_HEADERS, strip_headers=True)
     sections = []
     for doc in splitter.split_text(text):

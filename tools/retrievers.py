@@ -15,8 +15,8 @@ from corpora import Corpus
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
+from tools.retriever_names import RETRIEVERS
 
-RETRIEVERS = ("bm25", "dense", "hybrid")
 RETRIEVER_ENV = "AGENT_RETRIEVER"
 DEFAULT_RETRIEVER = "bm25"
 

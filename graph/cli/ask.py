@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
-from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,
     K,
@@ -21,6 +20,7 @@ from graph.cli.support import (
     user_errors,
 )
 from graph.models.providers import default_model_spec
+from tools.retriever_names import RETRIEVERS
 
 RULE = "=" * 72
 THIN = "-" * 72
@@ -126,7 +126,7 @@ def _tools(agent: Any) -> list[Any]:
 )
 @click.option(
     "--retriever",
-    type=click.Choice(["bm25", "dense", "hybrid"]),
+    type=click.Choice(RETRIEVERS),
     default=None,
     help="How corpora loaded here are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
@@ -191,6 +191,8 @@ def ask(
         if not (as_json or quiet):
             header.echo([])  # a run that printed no step still shows its goal
         if as_json:
+            from graph.app.session import RESULT_KEYS
+
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:

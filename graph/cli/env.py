@@ -1,6 +1,6 @@
 """The CLI's environment: a `.env` file in the working directory, and notices on stderr.
 
-The notices: a slow model server (`graph.models.deadline`), and once per folder, that the
+The notices: a slow model server (`graph.models.notices`), and once per folder, that the
 default state directory moved away from `./.agent` (`graph.app.home`).
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from graph.app.home import legacy_home_notice
-from graph.models.deadline import LOGGER
+from graph.models.notices import LOGGER
 
 DOTENV = ".env"
 
@@ -31,11 +31,11 @@ def load_dotenv_file(directory: Path | None = None) -> None:
     Variables already set win over the file. A `.env` that cannot be read is a one-line
     `click.ClickException`.
     """
-    from dotenv import load_dotenv
-
     path = (directory or Path.cwd()) / DOTENV
     if not path.exists():
         return
+    from dotenv import load_dotenv
+
     if not path.is_file():  # a folder is ignored by python-dotenv, a named pipe blocks it
         raise click.ClickException(f"{path}: cannot read the .env file: not a regular file")
     try:

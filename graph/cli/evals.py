@@ -17,6 +17,7 @@ import click
 from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
 from graph.app.terminal import safe_markup, safe_text
 from graph.cli.support import STEPS, K, user_errors
+from tools.retriever_names import RETRIEVERS
 
 DEFAULT_CONCURRENCY = 4
 RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -188,7 +189,7 @@ def write_comparison(
 @click.option("--run-id", default=None, help="Run id in thread ids and the folder (default: now).")
 @click.option(
     "--retriever",
-    type=click.Choice(["bm25", "dense", "hybrid"]),
+    type=click.Choice(RETRIEVERS),
     default=None,
     help="How the dataset's corpora are searched (default: $AGENT_RETRIEVER, else bm25).",
 )

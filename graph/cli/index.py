@@ -9,8 +9,9 @@ import click
 
 from graph.app.corpus_specs import indexes_dir
 from graph.cli.support import user_errors
+from tools.retriever_names import RETRIEVERS
 
-RETRIEVER_CHOICE = click.Choice(["bm25", "dense", "hybrid"])
+RETRIEVER_CHOICE = click.Choice(RETRIEVERS)
 
 
 @click.command("index")

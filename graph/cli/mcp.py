@@ -6,12 +6,10 @@ channel, so nothing else is printed there; messages go to standard error.
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import logging
 import socket
 
-import anyio
 import click
 
 from graph.agent.budget import DEFAULT_K
@@ -51,6 +49,8 @@ class DropClosedStreams(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Keep every record except a ClosedResourceError logged by the stream writer."""
+        import anyio
+
         error = record.exc_info[1] if record.exc_info else None
         return not isinstance(error, anyio.ClosedResourceError)
 
@@ -113,6 +113,8 @@ def serve(
         server.run("stdio")
         return
     if not is_loopback(bind):
+        import asyncio
+
         tools = len(asyncio.run(server.list_tools()))
         click.echo(EXPOSED.format(n=tools, host=bind, port=port), err=True)
     click.echo(f"MCP server (streamable HTTP) at http://{bind}:{port}/mcp", err=True)

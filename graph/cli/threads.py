@@ -7,7 +7,6 @@ from typing import Any
 import click
 
 from graph.agent.budget import DEFAULT_MAX_STEPS
-from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,
     db_option,
@@ -160,6 +159,8 @@ def resume(
             on_lines=None if as_json or quiet else echo_lines,
         )
         if as_json:
+            from graph.app.session import RESULT_KEYS
+
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:

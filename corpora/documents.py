@@ -10,7 +10,10 @@ several has ids ``path#1``, ``path#2``, ...
 
 A folder never fails for one bad file: a file is skipped with one of `SKIP_REASONS` (other
 suffixes, empty, unreadable, not UTF-8, not a regular file such as a named pipe, which is never
-opened). Hidden files and folders (``.git``) are ignored without a word.
+opened; a link whose target lies outside the folder, which is never read; a name that cannot
+be a passage id, with square brackets, control characters or surrounding spaces). The summary
+names the links and the bad names it skipped. Hidden files and folders (``.git``) are ignored
+without a word; links to folders are not followed.
 """
 
 from __future__ import annotations
@@ -36,8 +39,21 @@ SPLIT_OVERLAP = 100
 TITLE_SEPARATOR = " > "
 """Between the file path and the headings in a passage title."""
 
-SKIP_REASONS = ("unsupported type", "empty", "unreadable", "not UTF-8", "not a regular file")
+LINK_OUT = "link out of the folder"
+BAD_NAME = "bad file name"
+SKIP_REASONS = (
+    "unsupported type",
+    "empty",
+    "unreadable",
+    "not UTF-8",
+    "not a regular file",
+    LINK_OUT,
+    BAD_NAME,
+)
 """Why a file of a folder was not read, in the order the summary lists them."""
+
+_NAMED_REASONS = (LINK_OUT, BAD_NAME)
+_NAMES_SHOWN = 3
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
@@ -89,14 +105,26 @@ def skip_summary(skipped: list[tuple[str, str]]) -> str:
     counts = Counter(reason for _, reason in skipped)
     if not counts:
         return "0 skipped"
-    parts = [f"{counts[r]} {r}" for r in SKIP_REASONS if counts[r]]
+    parts = [f"{counts[r]} {r}{_names(skipped, r)}" for r in SKIP_REASONS if counts[r]]
     unit = "file" if len(skipped) == 1 else "files"
     return f"{len(skipped)} {unit} skipped ({', '.join(parts)})"
 
 
+def _names(skipped: list[tuple[str, str]], reason: str) -> str:
+    """``": 'a.txt', 'b.txt' and 2 more"`` for a reason whose files are named, else ``""``."""
+    if reason not in _NAMED_REASONS:
+        return ""
+    names = [repr(rel) for rel, why in skipped if why == reason]  # repr escapes controls
+    more = f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
+    return ": " + ", ".join(names[:_NAMES_SHOWN]) + more
+
+
 def scan_folder(root: Path, onerror: Callable[[OSError], None] | None = None) -> FolderScan:
     """List a folder's readable files (sorted relative POSIX paths) and the ones skipped."""
+    from corpora.model import valid_id
+
     scan = FolderScan()
+    inside = Path(os.path.realpath(root))
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for fname in filenames:
@@ -104,7 +132,12 @@ def scan_folder(root: Path, onerror: Callable[[OSError], None] | None = None) ->
                 continue
             full = Path(dirpath) / fname
             rel = full.relative_to(root).as_posix()
-            reason = _pre_read_skip(full)
+            if full.is_symlink() and not Path(os.path.realpath(full)).is_relative_to(inside):
+                reason: str | None = LINK_OUT
+            elif not valid_id(rel):
+                reason = BAD_NAME
+            else:
+                reason = _pre_read_skip(full)
             if reason is None:
                 scan.files.append((rel, full))
             else:

@@ -8,7 +8,7 @@ Input formats:
   heading path. The id is the POSIX path relative to the folder (``path#N`` when the file gives
   several passages). A file that cannot be read is skipped, never fatal: the corpus lists it
   in ``skipped`` with the reason (unsupported type, empty, unreadable, not UTF-8, not a
-  regular file).
+  regular file, a link out of the folder, a bad file name: see `corpora.documents`).
 - a single document file: the same as a folder holding only that file, except that a file
   that cannot be read is an error.
 

@@ -128,13 +128,18 @@ def check_id(value: object, path: Path, line: int | None) -> str:
         )
     if not value.strip():
         raise CorpusError('empty "id"', path, line)
-    if value != value.strip() or _BAD_ID_RE.search(value):
+    if not valid_id(value):
         raise CorpusError(
             f"bad id {value!r}: no control characters, square brackets or surrounding spaces",
             path,
             line,
         )
     return value
+
+
+def valid_id(value: str) -> bool:
+    """Whether `value` can be a passage id (no control characters, brackets or outer spaces)."""
+    return bool(value.strip()) and value == value.strip() and not _BAD_ID_RE.search(value)
 
 
 def describe(passages: Iterable[Passage], n_terms: int = 6) -> str:
@@ -155,6 +160,14 @@ def describe(passages: Iterable[Passage], n_terms: int = 6) -> str:
     if not ranked:
         return f"{n} {unit}"
     return f"{n} {unit}; frequent topics: {', '.join(ranked[:n_terms])}"
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """`value`'s repr for an error line, cut after `limit` characters saying how long it was."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return repr(value)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def _one_line(text: str) -> str:

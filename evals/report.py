@@ -33,6 +33,7 @@ from evals.report_data import (
     settings_of,
     summary_of,
 )
+from evals.report_files import write_file
 from evals.report_html import render_html
 from evals.runner import (
     RetrievalComparison,
@@ -52,7 +53,9 @@ def write_report(run: EvalRun, out_dir: str | Path, checkpointer: BaseCheckpoint
     """Write ``results.jsonl``, ``report.md`` and ``report.html`` into `out_dir`; return it.
 
     Transcripts and per-hop retrieval are read from each record's thread on `checkpointer`.
-    Raises ValueError when the run has no records.
+    Each file is written by `evals.report_files.write_file` (a temporary file renamed over the
+    name: never through a link, never into a pipe). Raises ValueError when the run has no
+    records or a file cannot be written.
     """
     if not run.records:
         raise ValueError("no records to report")
@@ -67,15 +70,10 @@ def write_report(run: EvalRun, out_dir: str | Path, checkpointer: BaseCheckpoint
     summary = summary_of(run.records)
     comparison = compare_retrieval(run.dataset, run.records)
     hops = recall_by_hop(run.dataset, rows)
-    with (out / RESULTS_FILE).open("w", encoding="utf-8") as f:
-        for record in run.records:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-    (out / MARKDOWN_FILE).write_text(
-        render_markdown(run, summary, comparison, hops), encoding="utf-8"
-    )
-    (out / HTML_FILE).write_text(
-        render_html(run, summary, comparison, hops, rows), encoding="utf-8"
-    )
+    results = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in run.records)
+    write_file(out, RESULTS_FILE, results)
+    write_file(out, MARKDOWN_FILE, render_markdown(run, summary, comparison, hops))
+    write_file(out, HTML_FILE, render_html(run, summary, comparison, hops, rows))
     return out
 
 

@@ -13,7 +13,7 @@ from corpora import (
     load_corpus,
     parse_corpus_spec,
 )
-from corpora.documents import SPLIT_THRESHOLD
+from corpora.documents import SPLIT_THRESHOLD, skip_summary
 from corpora.loader import name_from_path
 
 # Copied from the seeds (000_945bd75bea0d8372 POLICY_KB / PRODUCTS, 004_1596d4479540cc42 DOCS).
@@ -324,10 +324,29 @@ def test_folder_file_with_bad_bytes_names_that_file(tmp_path: Path) -> None:
         load_corpus(tmp_path)
 
 
-def test_folder_file_name_that_cannot_be_an_id(tmp_path: Path) -> None:
+AWKWARD_NAMES = ["report [final].txt", " leading.txt", "new\nline.txt", "esc\x1b[2J.txt"]
+
+
+def test_folder_files_named_unlike_an_id_are_skipped_and_named(tmp_path: Path) -> None:
+    _write(tmp_path, "good.txt", "Kestrel hums in the morning.")
+    for name in AWKWARD_NAMES:
+        _write(tmp_path, name, "Kestrel hums at night.")
+    corpus = load_corpus(tmp_path)
+    assert [p.id for p in corpus.passages] == ["good.txt"]
+    assert sorted(corpus.skipped) == sorted((n, "bad file name") for n in AWKWARD_NAMES)
+    summary = skip_summary(list(corpus.skipped))
+    assert "\n" not in summary and "\x1b" not in summary
+    assert "'esc\\x1b[2J.txt'" in summary and "'new\\nline.txt'" in summary
+    assert summary.startswith("4 files skipped (4 bad file name: ") and "and 1 more" in summary
+    (tmp_path / "good.txt").unlink()
+    with pytest.raises(CorpusError, match="no readable documents .*4 bad file name"):
+        load_corpus(tmp_path)
+
+
+def test_a_lone_document_named_unlike_an_id_is_a_one_line_error(tmp_path: Path) -> None:
     bad = _write(tmp_path, "draft[1].md", "text")
     with pytest.raises(CorpusError, match="bad id") as info:
-        load_corpus(tmp_path)
+        load_corpus(bad)
     assert str(info.value).startswith(f"{bad}: ")
 
 

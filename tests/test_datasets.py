@@ -450,8 +450,9 @@ BAD_FILES = [
     (
         '{"dataset": "bad", "corpus": "notez"}\n' + Q + "\n",
         1,
-        "unknown corpus 'notez' (known: policy, products, notes, hotpotqa_dev, hotpotqa_hard; "
-        "or a corpus file path relative to the dataset file, as PATH or NAME=PATH)",
+        "unknown corpus 'notez' (known: policy, products, notes, hotpotqa_dev, hotpotqa_hard, "
+        "or a saved index; or a corpus file path relative to the dataset file, "
+        "as PATH or NAME=PATH)",
     ),
     (
         '{"dataset": "bad", "corpus": 3}\n' + Q + "\n",

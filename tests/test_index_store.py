@@ -14,7 +14,8 @@ from wiki_docs import write_wiki
 
 from graph.app.session import Session
 from tools.index_build import build_index
-from tools.index_store import IndexStoreError, drop_index, list_indexes, locked, open_index
+from tools.index_store import drop_index, list_indexes, open_index
+from tools.index_versions import IndexStoreError, current_version, locked
 from tools.stored_corpus import StoredCorpus
 
 
@@ -37,7 +38,8 @@ def test_index_command_summary_line_and_every_skipped_kind(
         r"1 not a regular file\), \d+\.\d s",
         lines[0],
     ), lines[0]
-    manifest = json.loads((agent_home / "indexes" / "wiki" / "manifest.json").read_text())
+    version = current_version(agent_home / "indexes", "wiki")
+    manifest = json.loads((version / "manifest.json").read_text())
     assert dict(manifest["skipped"])["feed.md"] == "not a regular file"
 
 
@@ -124,7 +126,7 @@ def test_unknown_or_damaged_index_is_one_line(
     assert code == 1 and err.startswith("error: ") and len(err.strip().splitlines()) == 1
     root = agent_home / "indexes"
     build_index(root, "wiki", write_wiki(tmp_path / "wiki"))
-    (root / "wiki" / "bm25" / "idf.npy").write_bytes(b"garbage")
+    (current_version(root, "wiki") / "bm25" / "idf.npy").write_bytes(b"garbage")
     code, _, err = run_cli(capsys, "ask", "anything?", "--corpus", "wiki")
     assert code == 1
     assert err.startswith("error: saved index 'wiki' is damaged:") and err.count("\n") == 1

@@ -1,9 +1,13 @@
 """Build a saved index from a ``.jsonl`` file, a document or a folder (`corpora.documents`).
 
 Run again, `build_index` re-reads only files whose size, modification time or content changed,
-reuses the passages and vectors of the others, and drops deleted files. It writes into a
-temporary folder and renames it into place under the index's exclusive lock
-(`tools.index_store.locked`), so a reader never sees half an index.
+reuses the passages and vectors of the others, and drops deleted files. Under the index's
+exclusive lock (`tools.index_versions.locked`) it writes a new version folder, records the
+sha256 of every part in the manifest, and makes it current with one atomic replace
+(`tools.index_versions.publish`), so a reader never sees half an index and a SIGKILL at any
+point leaves the old or the new one. A damaged old index is not reused: it is rebuilt from
+the source. A built-in corpus name (``policy``) is refused: ``--corpus policy`` means the
+built-in.
 """
 
 from __future__ import annotations
@@ -21,12 +25,20 @@ from typing import Any
 
 import numpy as np
 
-from corpora import CorpusError, check_name, describe, load_corpus
+from corpora import BUILTIN_CORPORA, CorpusError, check_name, describe, load_corpus
 from corpora.documents import SkipFile, read_chunks, read_regular, scan_folder, skip_summary
 from corpora.loader import passages_of
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, normalize
-from tools.index_store import FORMAT, VERSION, locked, read_manifest
+from tools.index_check import part_digests
+from tools.index_store import FORMAT, VERSION, read_version
+from tools.index_versions import (
+    IndexStoreError,
+    build_folder,
+    locked,
+    publish,
+    remove_leftovers,
+)
 from tools.retrievers import check_retriever, default_encoder
 from tools.stored_corpus import StoredPassages, passage_record, write_passages
 
@@ -73,28 +85,41 @@ def build_index(
 ) -> BuildSummary:
     """Build or refresh index `name` from `source`; see the module docstring."""
     check_name(name)
+    if name in BUILTIN_CORPORA:
+        raise IndexStoreError(
+            f"{name!r} is the name of a built-in corpus (--corpus {name} means the built-in); "
+            "choose another name"
+        )
     check_retriever(retriever)
     started = time.perf_counter()
     if not source.exists():
         raise CorpusError("no such file or folder", source)
     with locked(root, name):
-        old_dir = root / name
-        old = read_manifest(old_dir)
+        remove_leftovers(root, name)
+        old, old_dir = _reusable(root, name)
         summary = BuildSummary(name, retriever)
         records, files = _collect(source, old, old_dir, summary, progress)
         if not records:
             raise CorpusError(f"nothing to index ({skip_summary(summary.skipped)})", source)
-        tmp = root / f".{name}.tmp-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        tmp = build_folder(root, name)
         try:
             _write(tmp, name, source, retriever, records, files, old, old_dir, encoder, summary)
-            _swap(root, name, tmp)
+            publish(root, name, tmp)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        remove_leftovers(root, name)
     summary.passages = len(records)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _reusable(root: Path, name: str) -> tuple[dict[str, Any] | None, Path]:
+    """The current version's manifest and folder, when it is sound enough to reuse."""
+    try:
+        version = read_version(root, name)
+    except IndexStoreError:  # none yet, or damaged: build from scratch
+        return None, root / name
+    return version.manifest, version.folder
 
 
 def _collect(
@@ -202,6 +227,7 @@ def _write(
     if retriever != "bm25":
         _write_vectors(tmp, texts, old, old_dir, encoder, summary)
     passages = StoredPassages(tmp)
+    parts = part_digests(tmp)
     manifest = {
         "format": FORMAT,
         "version": VERSION,
@@ -213,6 +239,7 @@ def _write(
         "description": describe(passages),
         "files": files,
         "skipped": summary.skipped,
+        "parts": parts,
     }
     (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
@@ -247,13 +274,3 @@ def _write_vectors(
     for row, doc_id in enumerate(texts):
         vectors[row] = reuse[doc_id]
     DenseIndex(list(texts), vectors, getattr(encoder, "name", "")).save(tmp / "dense")
-
-
-def _swap(root: Path, name: str, tmp: Path) -> None:
-    """Put the new index in place of the old one (readers keep their memory maps)."""
-    target = root / name
-    retired = root / f".{name}.old-{os.getpid()}"
-    if target.exists():
-        target.rename(retired)
-    tmp.rename(target)
-    shutil.rmtree(retired, ignore_errors=True)

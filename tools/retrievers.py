@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from corpora import Corpus
+from corpora.model import quoted
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
@@ -32,7 +33,7 @@ class Ranked(NamedTuple):
 def check_retriever(name: str) -> str:
     """`name` if it is one of `RETRIEVERS`, else a one-line ValueError."""
     if name not in RETRIEVERS:
-        raise ValueError(f"unknown retriever {name!r} (choose from {', '.join(RETRIEVERS)})")
+        raise ValueError(f"unknown retriever {quoted(name)} (choose from {', '.join(RETRIEVERS)})")
     return name
 
 

@@ -14,7 +14,8 @@ import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 
-from tools.index_store import IndexStoreError, open_index
+from tools.index_store import open_index
+from tools.index_versions import IndexStoreError
 from tools.retrievers import IndexedCorpus, check_retriever
 
 SAVED_PREFIX = "saved:"

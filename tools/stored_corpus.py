@@ -78,8 +78,12 @@ class StoredPassages(Sequence[Passage]):
         if not 0 <= index < len(self):
             raise IndexError(index)
         row = self.record(index)
+        title, metadata = row.get("title"), row.get("metadata")
         return Passage(
-            id=row["id"], text=row["text"], title=row["title"], metadata=row["metadata"] or {}
+            id=str(row.get("id", "")),
+            text=str(row.get("text", "")),
+            title=title if isinstance(title, str) else None,
+            metadata=metadata if isinstance(metadata, dict) else {},
         )
 
     def __iter__(self) -> Iterator[Passage]:

@@ -12,8 +12,11 @@ Dataset file format (``.jsonl``, UTF-8, one JSON object a line, blank lines skip
   - absent or ``null``: the built-in corpora (policy, products, notes) together;
   - a built-in corpus name (``policy``, ``products``, ``notes``) or a pooled HotpotQA corpus
     (``hotpotqa_dev``, ``hotpotqa_hard``);
+  - a saved index's name (`agent index NAME PATH`);
   - a corpus file or folder (anything `corpora.load_corpus` reads), as ``PATH`` or
-    ``NAME=PATH``, relative to the dataset file.
+    ``NAME=PATH``, relative to the dataset file and inside its folder: an absolute path, or
+    one that leaves the folder (``../x``, a link out), is refused, so a dataset file cannot
+    make an eval read and report files from elsewhere.
 
 - Every other line is one question::
 
@@ -45,12 +48,14 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from corpora import BUILTIN_CORPORA, Corpus, CorpusError, load_builtin, load_corpus
+from corpora import BUILTIN_CORPORA, Corpus, CorpusError, check_name, load_builtin, load_corpus
+from corpora.model import quoted
 from evals.datasets.dataset import Dataset, DatasetError, Question, json_kind, json_lines
 from evals.datasets.hotpotqa import (
     HOTPOT_CORPORA,
@@ -90,15 +95,24 @@ def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
     if isinstance(name_or_path, str) and name_or_path in BUILTIN_DATASETS:
         return _load_builtin(name_or_path)
     path = Path(name_or_path)
-    if path.is_file():
-        return read_dataset_file(path)
-    if path.exists():
-        raise DatasetError("not a file", path)
     text = str(name_or_path)
+    try:
+        kind = path.stat().st_mode
+    except OSError as e:
+        kind = None
+        if not isinstance(e, FileNotFoundError | NotADirectoryError):
+            raise DatasetError(
+                f"dataset {quoted(text)}: {e.strerror or type(e).__name__}"
+            ) from None
+    if kind is not None and stat.S_ISREG(kind):
+        return read_dataset_file(path)
+    if kind is not None:
+        raise DatasetError("not a file", path)
     if path.suffix or "/" in text or os.sep in text:
         raise DatasetError("no such file", path)
     raise DatasetError(
-        f"unknown dataset {text!r}: not a built-in ({', '.join(BUILTIN_DATASETS)}) and no such file"
+        f"unknown dataset {quoted(text)}: not a built-in ({', '.join(BUILTIN_DATASETS)}) "
+        "and no such file"
     )
 
 
@@ -151,7 +165,7 @@ def read_dataset_file(path: str | os.PathLike[str]) -> Dataset:
         q = _parse_question(obj, p, lineno)
         if q.id in first_line:
             raise DatasetError(
-                f"duplicate id {q.id!r} (first on line {first_line[q.id]})", p, lineno
+                f"duplicate id {quoted(q.id)} (first on line {first_line[q.id]})", p, lineno
             )
         first_line[q.id] = lineno
         _check_references(q, known_ids, corpus_names, p, lineno)
@@ -176,12 +190,14 @@ def _check_header(header: Mapping[str, Any], path: Path, line: int) -> None:
     unknown = sorted(set(header) - _HEADER_KEYS)
     if unknown:
         raise DatasetError(
-            f"unknown header key {unknown[0]!r} (allowed: dataset, description, corpus)", path, line
+            f"unknown header key {quoted(unknown[0])} (allowed: dataset, description, corpus)",
+            path,
+            line,
         )
     name = header["dataset"]
     if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         raise DatasetError(
-            f"bad dataset name {name!r}: use letters, digits, '_' and '-'", path, line
+            f"bad dataset name {quoted(name)}: use letters, digits, '_' and '-'", path, line
         )
     description = header.get("description", "")
     if not isinstance(description, str) or "\n" in description:
@@ -212,18 +228,55 @@ def _resolve_corpus(spec: str | None, path: Path, line: int) -> Corpus | None:
         name, target = head, tail
     looks_like_path = bool(sep) or "/" in target or os.sep in target or Path(target).suffix
     if not looks_like_path:
+        saved = _saved_corpus(spec)
+        if saved is not None:
+            return saved
         known = ", ".join((*BUILTIN_CORPORA, *HOTPOT_CORPORA))
         raise DatasetError(
-            f"unknown corpus {spec!r} (known: {known}; or a corpus file path relative to "
-            "the dataset file, as PATH or NAME=PATH)",
+            f"unknown corpus {quoted(spec)} (known: {known}, or a saved index; or a corpus "
+            "file path relative to the dataset file, as PATH or NAME=PATH)",
             path,
             line,
         )
-    corpus_path = Path(target) if Path(target).is_absolute() else path.parent / target
+    corpus_path = _inside(path.parent, target)
+    if corpus_path is None:
+        raise DatasetError(
+            f"corpus {quoted(spec)} is outside the dataset's folder: a dataset's corpus must "
+            "be a file or folder beside or below it, a built-in or a saved index",
+            path,
+            line,
+        )
     try:
         return load_corpus(corpus_path, name=name)
     except CorpusError as e:
-        raise DatasetError(f"corpus {spec!r}: {e}", path, line) from None
+        raise DatasetError(f"corpus {quoted(spec)}: {e}", path, line) from None
+
+
+def _inside(folder: Path, target: str) -> Path | None:
+    """`target` relative to `folder`, if it resolves (links followed) inside it; else None."""
+    if Path(target).is_absolute():
+        return None
+    candidate = folder / target
+    if not Path(os.path.realpath(candidate)).is_relative_to(os.path.realpath(folder)):
+        return None
+    return candidate
+
+
+def _saved_corpus(spec: str) -> Corpus | None:
+    """The passages of saved index `spec`, if there is one (its damage is a DatasetError)."""
+    from graph.app.corpus_specs import indexes_dir
+    from tools.index_versions import saved
+    from tools.saved_indexes import open_saved
+
+    try:
+        if not saved(indexes_dir(), check_name(spec)):
+            return None
+    except CorpusError:
+        return None
+    try:
+        return open_saved(indexes_dir(), spec).corpus
+    except ValueError as e:
+        raise DatasetError(str(e)) from None
 
 
 def _string_list(obj: Mapping[str, Any], key: str, path: Path, line: int) -> tuple[str, ...]:
@@ -234,7 +287,7 @@ def _string_list(obj: Mapping[str, Any], key: str, path: Path, line: int) -> tup
     for item in value:
         if not isinstance(item, str):
             raise DatasetError(
-                f"{key!r} must be a list of strings, but holds {json_kind(item)} {item!r}",
+                f"{key!r} must be a list of strings, but holds {json_kind(item)} {quoted(item)}",
                 path,
                 line,
             )
@@ -248,7 +301,7 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
     unknown = sorted(set(obj) - _QUESTION_KEYS)
     if unknown:
         raise DatasetError(
-            f"unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_QUESTION_KEYS))})",
+            f"unknown key {quoted(unknown[0])} (allowed: {', '.join(sorted(_QUESTION_KEYS))})",
             path,
             line,
         )
@@ -257,10 +310,12 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
         raise DatasetError(f"missing {', '.join(repr(k) for k in missing)}", path, line)
     qid = obj["id"]
     if not isinstance(qid, str):
-        raise DatasetError(f"'id' must be a string, got {json_kind(qid)} {qid!r}", path, line)
+        raise DatasetError(f"'id' must be a string, got {json_kind(qid)} {quoted(qid)}", path, line)
     if not qid.strip() or qid != qid.strip() or _BAD_ID_RE.search(qid):
         raise DatasetError(
-            f"bad id {qid!r}: non-empty, no control characters or surrounding spaces", path, line
+            f"bad id {quoted(qid)}: non-empty, no control characters or surrounding spaces",
+            path,
+            line,
         )
     text = obj["question"]
     if not isinstance(text, str):
@@ -277,7 +332,7 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
         if tool == FINISH_TOOL:
             raise DatasetError("leave 'finish' out of 'tools': every run ends with it", path, line)
         if not _TOOL_RE.fullmatch(tool):
-            raise DatasetError(f"bad tool name {tool!r} in 'tools'", path, line)
+            raise DatasetError(f"bad tool name {quoted(tool)} in 'tools'", path, line)
     corpus = obj.get("corpus")
     if corpus is not None and not isinstance(corpus, str):
         raise DatasetError(f"'corpus' must be a corpus name, got {json_kind(corpus)}", path, line)
@@ -303,10 +358,10 @@ def _check_references(
     where = "the built-in corpora" if len(corpus_names) > 1 else f"corpus {corpus_names[0]}"
     for doc_id in q.supporting:
         if doc_id not in known_ids:
-            raise DatasetError(f"supporting id {doc_id!r} is not in {where}", path, line)
+            raise DatasetError(f"supporting id {quoted(doc_id)} is not in {where}", path, line)
     if q.corpus is not None and q.corpus not in corpus_names:
         raise DatasetError(
-            f"question corpus {q.corpus!r} is not a corpus of this dataset "
+            f"question corpus {quoted(q.corpus)} is not a corpus of this dataset "
             f"({', '.join(corpus_names)})",
             path,
             line,
@@ -314,7 +369,8 @@ def _check_references(
     for tool in q.tools or ():
         if tool.startswith(SEARCH_PREFIX) and tool.removeprefix(SEARCH_PREFIX) not in corpus_names:
             raise DatasetError(
-                f"tool {tool!r} searches no corpus of this dataset ({', '.join(corpus_names)})",
+                f"tool {quoted(tool)} searches no corpus of this dataset "
+                f"({', '.join(corpus_names)})",
                 path,
                 line,
             )

@@ -16,10 +16,10 @@ from graph.app.terminal import safe_text
 
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
-    from graph.app.home import agent_home
+    from graph.app.home import home_folder
     from tools.index_store import indexes_root
 
-    return indexes_root(agent_home())
+    return indexes_root(home_folder())
 
 
 REAL_EMBED_ENV = "RAG_REAL_EMBED"
@@ -63,7 +63,7 @@ def open_corpus_spec(spec: str, retriever: str | None = None) -> Any:
     """
     from corpora import CorpusError, check_name, parse_corpus_spec
     from corpora.documents import skip_summary
-    from tools.index_store import saved
+    from tools.index_versions import saved
     from tools.saved_indexes import open_saved
 
     root = indexes_dir()

@@ -32,6 +32,14 @@ def agent_home() -> Path:
     return Path(os.environ.get(HOME_ENV) or default_home())
 
 
+def home_folder() -> Path:
+    """`agent_home`, refused in one line (ValueError) when it names something not a folder."""
+    home = agent_home()
+    if home.exists() and not home.is_dir():
+        raise ValueError(f"{HOME_ENV}={str(home)!r} is not a folder (the state directory)")
+    return home
+
+
 def legacy_home_notice(cwd: Path | None = None) -> str | None:
     """The one line to show when `./.agent` exists here and `$AGENT_HOME` is not set.
 

@@ -20,6 +20,7 @@ import fcntl
 import hashlib
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
@@ -115,9 +116,23 @@ def _open_lock_file(path: str) -> int:
     with _HELD_GUARD:
         fd, holders = _FILES.get(path, (-1, 0))
         if fd < 0:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = _open_regular(path)
         _FILES[path] = (fd, holders + 1)
         return fd
+
+
+def _open_regular(path: str) -> int:
+    """Open (or create) the lock file, never through a link; one-line error if it is not a file."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError as e:
+        what = "a link" if os.path.islink(path) else (e.strerror or str(e)).lower()
+        problem = f"cannot use the thread lock file ({what}); remove it"
+        raise CheckpointerError(f"{path}: {problem}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CheckpointerError(f"{path}: the thread lock file is not a regular file; remove it")
+    return fd
 
 
 def _close_lock_file(path: str) -> None:

@@ -135,8 +135,21 @@ def write_comparison(
         comparison = compare_retrieval(run.dataset, run.records)
         extra = f": {comparison.line()}" if comparison is not None else ""
         lines.append(f"- [{md_text(label)}]({name}/report.html){extra}")
-    path = out / "compare.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from evals.report_files import write_file
+
+    return write_file(out, "compare.md", "\n".join(lines) + "\n")
+
+
+def _out_folder(value: str | None) -> Path | None:
+    """The ``--out`` folder: refused when empty or naming something that is not a folder."""
+    if value is None:
+        return None
+    shown = _shown_path(Path(value[:200] + ("..." if len(value) > 200 else "")))
+    if not value.strip():
+        raise click.BadParameter("must name a report folder, not an empty string")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise click.BadParameter(f"{shown} is not a folder")
     return path
 
 
@@ -179,7 +192,7 @@ def write_comparison(
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Run only the first N.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    callback=lambda _ctx, _param, value: _out_folder(value),
     default=None,
     help="Report folder (default: $AGENT_HOME/evals/<dataset>-<run id>).",
 )
@@ -252,10 +265,10 @@ def eval_command(
         index = None
         if corpus_name is not None:  # the dataset's questions over a saved index's passages
             from evals.saved_corpus import over_index
-            from tools.index_store import indexes_root
+            from graph.app.corpus_specs import indexes_dir
             from tools.saved_indexes import open_saved
 
-            index = open_saved(indexes_root(agent_home()), corpus_name, retriever)
+            index = open_saved(indexes_dir(), corpus_name, retriever)
             dataset = over_index(dataset, index, limit)
     run_id = run_id or new_run_id()
     folder = out if out is not None else agent_home() / "evals" / f"{dataset.name}-{run_id}"
@@ -263,7 +276,7 @@ def eval_command(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise click.ClickException(
-            f"{folder}: cannot create the report folder: {error.strerror or error}"
+            f"{_shown_path(folder)}: cannot create the report folder: {error.strerror or error}"
         ) from None
     labels = column_labels(models)
     names = run_names(models)
@@ -315,6 +328,12 @@ def eval_command(
             )
     if len(runs) > 1:
         path = write_comparison(folder, dataset.name, labels, names, runs)
-        click.echo(f"report: {safe_text(path)}")
+        click.echo(f"report: {_shown_path(path)}")
     else:
-        click.echo(f"report: {safe_text(folder / 'report.html')}")
+        click.echo(f"report: {_shown_path(folder / 'report.html')}")
+
+
+def _shown_path(path: Path) -> str:
+    """A path as one safe line: as is when printable, else quoted with its escapes."""
+    text = str(path)
+    return safe_text(text if text.isprintable() else repr(text), one_line=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from graph.app.corpus_specs import indexes_dir
+from graph.app.terminal import safe_text
 from graph.cli.support import user_errors
 from tools.retriever_names import RETRIEVERS
 
@@ -54,13 +55,16 @@ def index_command(name: str, path: Path, retriever: str | None) -> None:
                 bar.update(task, completed=done, total=total, description=_short(current))
 
             summary = build_index(indexes_dir(), name, path, chosen, progress=advance)
-    click.echo(summary.line())
+    click.echo(safe_text(summary.line()))
 
 
 @click.command("corpora")
 @click.option("--drop", "drop", metavar="NAME", default=None, help="Remove the saved index NAME.")
 def corpora_command(drop: str | None) -> None:
-    """List saved indexes (name, retriever, files, passages, size, built), or --drop one."""
+    """List saved indexes (name, retriever, files, passages, size, built), or --drop one.
+
+    A damaged index is listed as ``damaged`` with what is wrong; `agent index` repairs it.
+    """
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -79,8 +83,11 @@ def corpora_command(drop: str | None) -> None:
         return
     table = Table("name", "retriever", "files", "passages", "size", "built", "source")
     for row in rows:
-        cells = (row.name, row.retriever, str(row.files), str(row.passages), _size(row.size))
-        table.add_row(*(Text(c) for c in (*cells, row.built, _printable(row.source))))
+        cells = [row.name, "damaged", "-", "-", "-", "-", f"{row.damaged}; re-index it"]
+        if not row.damaged:  # a damaged one says what is wrong in the source column
+            cells = [row.name, row.retriever, str(row.files), str(row.passages), _size(row.size)]
+            cells += [row.built, row.source]
+        table.add_row(*(Text(_printable(c)) for c in cells))
     Console(width=max(120, Console().width), file=sys.stdout).print(table)
 
 

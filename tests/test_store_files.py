@@ -193,3 +193,26 @@ def test_a_store_damaged_after_its_last_good_check_is_refused_and_left_byte_for_
     assert err.startswith("error: ") and err.count("\n") == 1 and "left as is" in err
     assert db.read_bytes() == damaged
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(("-wal", "-shm", "-journal"))]
+
+
+def test_a_planted_check_record_is_never_followed_or_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script_file: Callable[..., str]
+) -> None:
+    db = tmp_path / "c.sqlite"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("made-up secret\n")
+    with open_checkpointer(str(db)) as saver:
+        Session(saver, model=script_file("Done."), builtins=False).ask("made-up?", thread_id="a")
+    record = tmp_path / "c.sqlite.checked"
+    record.unlink()
+    record.symlink_to(victim)  # a link where the record goes
+    checks = count_checks(monkeypatch)
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok"]  # the link is not read as a record
+    assert victim.read_text() == "made-up secret\n" and not record.is_symlink()
+    record.unlink()
+    os.mkfifo(record)  # a pipe where the record goes: reading it would block
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok", "ok"] and record.is_file()

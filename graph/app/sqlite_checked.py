@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from typing import Any
 CHECKED_SUFFIX = ".checked"
 HEAD_BYTES = 4096
 """How much of the file's start the digest covers (SQLite's header and first page)."""
+RECORD_BYTES = 4096
+"""A record is read up to this size (it is about 200 bytes)."""
 
 
 def record_path(path: Path) -> Path:
@@ -44,21 +47,43 @@ def file_state(path: Path) -> dict[str, Any]:
 
 
 def unchanged_since_check(path: Path) -> bool:
-    """Whether `path` is exactly as it was when last recorded good (False when unsure)."""
+    """Whether `path` is exactly as it was when last recorded good (False when unsure).
+
+    The record is read only as a small regular file, never through a link or from a pipe.
+    """
     try:
-        recorded = json.loads(record_path(path).read_text(encoding="utf-8"))
+        fd = os.open(record_path(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        recorded = json.loads(os.read(fd, RECORD_BYTES).decode("utf-8"))
         return bool(recorded == file_state(path))
     except (OSError, ValueError):
         return False
+    finally:
+        os.close(fd)
 
 
 def note_checked(path: Path) -> None:
-    """Record `path`'s state as good (written whole, or not at all; a failure is ignored)."""
+    """Record `path`'s state as good (written whole, or not at all; a failure is ignored).
+
+    The record is written to a new file (never through a link planted there) and renamed
+    over the old one.
+    """
     target = record_path(path)
     scratch = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     try:
-        scratch.write_text(json.dumps(file_state(path)), encoding="utf-8")
+        data = json.dumps(file_state(path)).encode("utf-8")
+        fd = os.open(scratch, flags, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
         os.replace(scratch, target)
     except OSError:
         with suppress(OSError):
-            scratch.unlink(missing_ok=True)
+            if scratch.is_file() and not scratch.is_symlink():
+                scratch.unlink()

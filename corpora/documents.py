@@ -4,16 +4,20 @@ Readable kinds: ``.txt``, ``.md`` (``.markdown``), ``.rst``, ``.html`` (``.htm``
 (through pypdf). Markdown, reStructuredText and HTML are split on their headings
 (`corpora.markup`), and every passage is titled by its file path and heading path
 (``guide.md > Install > From source``), so a question naming a file or a section finds it.
-Long sections, plain text and PDF text are split further with langchain's
-``RecursiveCharacterTextSplitter``. A file giving one passage has its path as id; a file giving
-several has ids ``path#1``, ``path#2``, ...
+A section longer than `SPLIT_THRESHOLD` is cut between its prose runs and code blocks, never
+inside a code block's fence: a run of prose still too long (and plain text, PDF text) is split
+with langchain's ``RecursiveCharacterTextSplitter``, a code block too long between its lines,
+each piece fenced again. A file giving one passage has its path as id; a file giving several
+has ids ``path#1``, ``path#2``, ...
 
 A folder never fails for one bad file: a file is skipped with one of `SKIP_REASONS` (other
 suffixes, empty, unreadable, not UTF-8, not a regular file such as a named pipe, which is never
 opened; a link whose target lies outside the folder, which is never read; a name that cannot
-be a passage id, with square brackets, control characters or surrounding spaces). The summary
-names the links and the bad names it skipped. Hidden files and folders (``.git``) are ignored
-without a word; links to folders are not followed.
+be a passage id, with square brackets, control characters or surrounding spaces). A file nested
+too deeply to parse (a PDF whose content stream nests arrays 100,000 deep, markup indented level
+within level) is "unreadable", never a `RecursionError`. The summary names the links and the bad
+names it skipped. Hidden files and folders (``.git``) are ignored without a word; links to
+folders are not followed.
 """
 
 from __future__ import annotations
@@ -28,13 +32,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpora.markup import Section, html_sections, markdown_sections, rst_sections
+from corpora.markup import (
+    CODE_FENCE,
+    Section,
+    fenced,
+    html_sections,
+    markdown_sections,
+    plain_section,
+    rst_sections,
+    units,
+)
 
 SPLIT_THRESHOLD = 1000
 """Sections and files longer than this many characters are split into passages."""
 
 SPLIT_OVERLAP = 100
-"""Characters shared by neighbouring passages of a split section."""
+"""Characters shared by neighbouring pieces of a run of prose split by the splitter."""
 
 TITLE_SEPARATOR = " > "
 """Between the file path and the headings in a passage title."""
@@ -175,14 +188,17 @@ def read_chunks(path: Path, rel: str, data: bytes | None = None) -> list[Chunk]:
         raise SkipFile("unsupported type")
     if data is None:
         data = read_regular(path)
-    sections = reader(data)
+    try:
+        sections = reader(data)
+    except RecursionError:  # markup nested deeper than the readers recurse
+        raise SkipFile("unreadable", "nested too deeply") from None
     chunks: list[Chunk] = []
     for section in sections:
         title = TITLE_SEPARATOR.join((rel, *section.headings))
         meta: dict[str, object] = {"path": rel}
         if section.headings:
             meta["headings"] = list(section.headings)
-        chunks += _split(section.text, title, meta)
+        chunks += [Chunk(title, text, meta) for text in _pieces(section)]
     if not chunks:
         raise SkipFile("empty")
     return chunks
@@ -215,20 +231,63 @@ def decode_utf8(data: bytes) -> str:
         raise SkipFile("not UTF-8", detail, line) from None
 
 
-def _split(text: str, title: str, meta: dict[str, object]) -> list[Chunk]:
-    """One chunk for a short text, else the splitter's pieces (whitespace collapsed)."""
-    if not text.strip():
+def _pieces(section: Section) -> list[str]:
+    """The section's text cut into passages of at most `SPLIT_THRESHOLD` characters.
+
+    Prose runs and code blocks (`corpora.markup.units`) are packed in order, a blank line
+    between two; a prose run too long is split by the splitter (whitespace collapsed), a code
+    block too long between its lines, each piece in its own fence.
+    """
+    parts: list[str] = []
+    for unit in units(section.blocks):
+        if unit.startswith(CODE_FENCE):
+            parts += _code_pieces(unit)
+        else:
+            parts += _prose_pieces(unit)
+    packed: list[str] = []
+    for part in parts:
+        if packed and len(packed[-1]) + 2 + len(part) <= SPLIT_THRESHOLD:
+            packed[-1] += "\n\n" + part
+        else:
+            packed.append(part)
+    return packed
+
+
+def _prose_pieces(text: str) -> list[str]:
+    """A prose run as one piece, or the splitter's pieces when too long (whitespace collapsed)."""
+    joined = " ".join(text.split())
+    if not joined:
         return []
-    if len(text) <= SPLIT_THRESHOLD:
-        return [Chunk(title, " ".join(text.split()), meta)]
-    pieces = _splitter().create_documents([text])
-    return [Chunk(title, " ".join(p.page_content.split()), meta) for p in pieces]
+    if len(joined) <= SPLIT_THRESHOLD:
+        return [joined]
+    return [" ".join(p.page_content.split()) for p in _splitter().create_documents([text])]
+
+
+def _code_pieces(unit: str) -> list[str]:
+    """A fenced code block as it is, or cut between lines into fenced pieces that fit."""
+    if len(unit) <= SPLIT_THRESHOLD:
+        return [unit]
+    room = SPLIT_THRESHOLD - len(fenced(""))
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in unit.split("\n")[1:-1]:
+        for cut in range(0, max(len(line), 1), room):  # a line longer than a piece is cut
+            part = line[cut : cut + room]
+            if current and size + len(part) + 1 > room:
+                pieces.append(fenced("\n".join(current)))
+                current, size = [], 0
+            current.append(part)
+            size += len(part) + 1
+    if current:
+        pieces.append(fenced("\n".join(current)))
+    return pieces
 
 
 def _plain(data: bytes) -> list[Section]:
     """A text file: one section, paragraphs kept for the splitter."""
     text = decode_utf8(data)
-    return [Section((), text.strip())] if text.strip() else []
+    return [plain_section(text)] if text.strip() else []
 
 
 def _markdown(data: bytes) -> list[Section]:
@@ -260,7 +319,9 @@ def _pdf(data: bytes) -> list[Section]:
         pages = [clean_text(page.extract_text() or "") for page in reader.pages]
     except (PyPdfError, ValueError, KeyError, TypeError, OSError) as e:
         raise SkipFile("unreadable", f"not a readable PDF ({e})") from None
-    return [Section((f"page {n}",), t) for n, t in enumerate(pages, start=1) if t.strip()]
+    except RecursionError:  # pypdf parses nested arrays and dictionaries recursively
+        raise SkipFile("unreadable", "not a readable PDF (nested too deeply)") from None
+    return [plain_section(t, (f"page {n}",)) for n, t in enumerate(pages, start=1) if t.strip()]
 
 
 _READERS: dict[str, Callable[[bytes], list[Section]]] = {

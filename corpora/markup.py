@@ -1,62 +1,98 @@
-"""Turn Markdown, reStructuredText and HTML into titled sections of clean prose.
+"""Turn Markdown, reStructuredText and HTML into titled sections of prose and code.
 
-Each format is first brought to Markdown headings (``#`` to ``####``), then split on them with
-langchain's ``MarkdownHeaderTextSplitter``, which leaves ``#`` lines inside code fences alone.
-Every section's text is then cleaned of markup: no heading marks, fences, emphasis, link
-syntax, list bullets, quote marks or table pipes, and whitespace collapsed to single spaces,
-so a passage quoted as an answer reads as prose.
+A document is read into headings, prose and code (`corpora.markdown_blocks`,
+`corpora.rst_blocks`; HTML is first brought to Markdown headings and paragraphs), then
+grouped into `Section` s, each under its heading path. Prose is cleaned of inline markup
+(`corpora.inline.clean_inline`: emphasis, links, roles, tags; code spans keep their text) so a
+passage quoted as an answer reads as prose; code is kept as written, apart from the prose around
+it: a section's text is its prose paragraphs joined by spaces, with each code block between
+blank lines in a ```` ``` ```` fence (`Section.text`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-_LEVELS = ("h1", "h2", "h3", "h4")
-_HEADERS = [("#" * n, name) for n, name in enumerate(_LEVELS, start=1)]
-_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
-_INLINE = (
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # image: alt text
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link: its text
-    (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),  # reference link
-    (re.compile(r"`([^`<]+?)\s*<[^>]+>`_{1,2}"), r"\1"),  # rst link `text <url>`_
-    (re.compile(r"<[^>\n]+>"), " "),  # inline HTML tags
-    (re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1"), r"\2"),  # strong
-    (re.compile(r"(?<![\w*])([*_])(\S(?:.*?\S)?)\1(?![\w*])"), r"\2"),  # emphasis
-    (re.compile(r"`+([^`]+)`+_{0,2}"), r"\1"),  # code spans and rst literals
-    (re.compile(r":[a-z:]+:(?=\S)"), ""),  # rst roles such as :ref:
-)
-_LINE_MARKS = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+|\.\.\s+[\w-]+::\s*)?")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_TABLE_RULE = re.compile(r"^[\s|:+=-]+$")
+from corpora.blocks import MAX_LEVEL, Block
+from corpora.inline import clean_inline
+from corpora.markdown_blocks import markdown_blocks
+from corpora.rst_blocks import rst_blocks
+
+CODE_FENCE = "```"
+"""What a code block is wrapped in inside a passage's text."""
 
 
 @dataclass(frozen=True)
 class Section:
-    """A run of text under one heading path (empty for text before the first heading)."""
+    """A run of prose and code under one heading path (empty for text before any heading)."""
 
     headings: tuple[str, ...]
-    text: str
+    blocks: tuple[Block, ...]
+
+    @property
+    def text(self) -> str:
+        """The section as one string: `units` joined by blank lines."""
+        return "\n\n".join(units(self.blocks))
+
+
+def units(blocks: tuple[Block, ...] | list[Block]) -> list[str]:
+    """Runs of prose (paragraphs joined by spaces) and fenced code blocks, in order."""
+    out: list[str] = []
+    prose = False
+    for block in blocks:
+        if block.kind == "code":
+            out.append(fenced(block.text))
+            prose = False
+        elif prose:
+            out[-1] += " " + block.text
+        else:
+            out.append(block.text)
+            prose = True
+    return out
+
+
+def fenced(code: str) -> str:
+    """Code between ```` ``` ```` fence lines."""
+    return f"{CODE_FENCE}\n{code}\n{CODE_FENCE}"
+
+
+def sections(blocks: list[Block]) -> list[Section]:
+    """Group blocks under their headings; prose cleaned, sections without content dropped."""
+    out: list[Section] = []
+    path: list[str] = []
+    current: list[Block] = []
+    for block in blocks:
+        if block.kind == "heading":
+            if current:
+                out.append(Section(tuple(path), tuple(current)))
+                current = []
+            title = clean_inline(block.text)
+            path = [*path[: block.level - 1], title] if title else path
+        elif block.kind == "prose":
+            text = clean_inline(block.text)
+            if text:
+                current.append(Block("prose", text))
+        elif block.text.strip():
+            current.append(block)
+    if current:
+        out.append(Section(tuple(path), tuple(current)))
+    return out
+
+
+def plain_section(text: str, headings: tuple[str, ...] = ()) -> Section:
+    """A section of unmarked text (a ``.txt`` file, a PDF page): one prose block, as it is."""
+    return Section(headings, (Block("prose", text.strip()),))
 
 
 def markdown_sections(text: str) -> list[Section]:
-    """Split Markdown on its headings; each section's text is cleaned prose."""
-    from langchain_text_splitters import MarkdownHeaderTextSplitter
-
-    splitter = MarkdownHeaderTextSplitter(_HEADERS, strip_headers=True)
-    sections = []
-    for doc in splitter.split_text(text):
-        headings = tuple(clean_inline(doc.metadata[h]) for h in _LEVELS if doc.metadata.get(h))
-        body = clean_markdown(doc.page_content)
-        if body:
-            sections.append(Section(headings, body))
-    return sections
+    """Split Markdown on its headings; prose cleaned, code kept as code."""
+    return sections(markdown_blocks(text))
 
 
 def rst_sections(text: str) -> list[Section]:
     """Split reStructuredText on its section titles (levels by order of underline style)."""
-    return markdown_sections(rst_to_markdown(text))
+    return sections(rst_blocks(text))
 
 
 def html_sections(text: str) -> list[Section]:
@@ -65,51 +101,6 @@ def html_sections(text: str) -> list[Section]:
     parser.feed(text)
     parser.close()
     return markdown_sections("".join(parser.out))
-
-
-def rst_to_markdown(text: str) -> str:
-    """Rewrite reStructuredText section titles (text over a ``===``-style line) as ``#`` lines."""
-    lines = text.splitlines()
-    styles: list[str] = []
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        over = _RST_UNDERLINE.match(line)
-        if over and i + 2 < len(lines) and lines[i + 2].strip() == line.strip() and lines[i + 1]:
-            title, style, i = lines[i + 1], "over" + over.group(1), i + 3
-        elif line.strip() and not over and (m := _RST_UNDERLINE.match(nxt)) and len(nxt) >= 3:
-            title, style, i = line, m.group(1), i + 2
-        else:
-            out.append(line)
-            i += 1
-            continue
-        if style not in styles:
-            styles.append(style)
-        level = min(styles.index(style) + 1, len(_LEVELS))
-        out += ["", "#" * level + " " + title.strip(), ""]
-    return "\n".join(out)
-
-
-def clean_markdown(text: str) -> str:
-    """Plain prose from a Markdown fragment: markup removed, whitespace collapsed."""
-    kept = []
-    for line in text.splitlines():
-        if _FENCE.match(line) or _TABLE_RULE.match(line) and "-" in line:
-            continue
-        line = _LINE_MARKS.sub("", line)
-        if "|" in line:
-            line = " ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
-        kept.append(clean_inline(line))
-    return " ".join(" ".join(kept).split())
-
-
-def clean_inline(text: str) -> str:
-    """Remove inline markup (links, emphasis, code spans, tags) from one line."""
-    for pattern, replacement in _INLINE:
-        text = pattern.sub(replacement, text)
-    return " ".join(text.split())
 
 
 class _TextParser(HTMLParser):
@@ -128,7 +119,7 @@ class _TextParser(HTMLParser):
         if tag in self._SKIP:
             self._skipping += 1
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            self.out.append("\n\n" + "#" * min(int(tag[1]), len(_LEVELS)) + " ")
+            self.out.append("\n\n" + "#" * min(int(tag[1]), MAX_LEVEL) + " ")
         elif tag in self._BLOCK:
             self.out.append("\n\n")
 

@@ -1,35 +1,54 @@
-"""Single-shot BM25 baselines: what retrieval without an agent finds.
+"""Single-shot BM25 baselines: what retrieval, and answering, without an agent give.
 
 The question text is the query, BM25 (`tools.bm25.BM25`, the agent's own index) runs over the
 dataset's corpus, and recall is micro-averaged over supporting documents, exactly like
 `evals.metrics.summarize`'s ``retrieval_recall`` for an agent's runs, so the two compare
 directly. A corpus of None (the built-ins) is searched as one pooled index of the three
 built-in corpora.
+
+`quote_baseline` is the answering baseline beside it: one search (the question, its words
+expanded as the search tool expands them), then the sentence of the top passage that best
+covers the question, quoted whole and citing that passage. It never declines and has no
+short answer: it is what any retrieve-and-quote system gets for free.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from evals.datasets import Dataset
 from evals.metrics import RunRecord, micro_recall
 from tools.bm25 import BM25
+from tools.bm25_tokens import tokenize
+from tools.expand import expand_query
 
-_INDEXES: dict[int, tuple[Dataset, BM25]] = {}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+"""A sentence ends at ., ! or ? followed by space and a capital or a digit (maybe quoted)."""
+
+_INDEXES: dict[int, tuple[Dataset, BM25, dict[str, str]]] = {}
+
+
+def _pooled(dataset: Dataset) -> tuple[BM25, dict[str, str]]:
+    """The BM25 index over the dataset's corpora pooled and each passage's own text, cached."""
+    cached = _INDEXES.get(id(dataset))
+    if cached is not None and cached[0] is dataset:
+        return cached[1], cached[2]
+    docs: dict[str, str] = {}
+    own: dict[str, str] = {}
+    for corpus in dataset.corpora():
+        docs.update(corpus.texts())
+        own.update((p.id, p.text) for p in corpus.passages)
+    index = BM25(docs)
+    # keep the dataset alive beside its index so its id() cannot be reused by another object
+    _INDEXES[id(dataset)] = (dataset, index, own)
+    return index, own
 
 
 def index_for(dataset: Dataset) -> BM25:
     """Return the BM25 index over the dataset's corpora pooled (cached per dataset object)."""
-    cached = _INDEXES.get(id(dataset))
-    if cached is not None and cached[0] is dataset:
-        return cached[1]
-    docs: dict[str, str] = {}
-    for corpus in dataset.corpora():
-        docs.update(corpus.texts())
-    index = BM25(docs)
-    # keep the dataset alive beside its index so its id() cannot be reused by another object
-    _INDEXES[id(dataset)] = (dataset, index)
-    return index
+    return _pooled(dataset)[0]
 
 
 def _top_ids(index: BM25, query: str, budget: int) -> list[str]:
@@ -70,3 +89,54 @@ def single_shot_recall_at_budgets(
 def budgets_from_records(records: Iterable[RunRecord]) -> dict[str, int]:
     """Map each record's question id to the number of distinct documents its run retrieved."""
     return {r["question_id"]: len(set(r["retrieved"])) for r in records}
+
+
+def sentences_of(text: str) -> list[str]:
+    """`text` cut into sentences at `_SENTENCE_END` (no abbreviation handling: a baseline)."""
+    return [part.strip() for part in _SENTENCE_END.split(text.strip()) if part.strip()]
+
+
+def covering_sentence(index: BM25, question: str, text: str) -> str:
+    """The sentence of `text` holding the most idf weight of the question's distinct words.
+
+    The weight is the index's BM25 idf of each distinct question token the sentence holds;
+    the first of equally covering sentences wins, and a text without sentence ends is one
+    sentence.
+    """
+    asked = set(tokenize(question))
+    best, best_weight = "", -1.0
+    for sentence in sentences_of(text) or [text]:
+        weight = sum(index.idf(term) for term in asked & set(tokenize(sentence)))
+        if weight > best_weight:
+            best, best_weight = sentence, weight
+    return best
+
+
+def quote_baseline(dataset: Dataset, question: str) -> dict[str, Any]:
+    """The retrieve-and-quote answer to `question`: a result dict like a run's.
+
+    ``answer`` is `covering_sentence` of the top BM25 passage's text (its title left out;
+    None when the search finds nothing), ``citations`` that passage, ``short_answer`` None,
+    ``confident`` True (the baseline has no measure of doubt), ``stopped`` "answer" (or
+    "no_answer" when nothing was found) and one step.
+    """
+    index, own_text = _pooled(dataset)
+    hits = index.search(expand_query(index, question) or question, k=1)
+    if not hits:
+        return {
+            "answer": None,
+            "citations": [],
+            "short_answer": None,
+            "confident": True,
+            "stopped": "no_answer",
+            "steps": 1,
+        }
+    doc_id = hits[0][0]
+    return {
+        "answer": covering_sentence(index, question, own_text[doc_id]),
+        "citations": [doc_id],
+        "short_answer": None,
+        "confident": True,
+        "stopped": "answer",
+        "steps": 1,
+    }

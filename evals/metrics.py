@@ -246,11 +246,16 @@ def make_record(
     ``stopped``); `retrieved` every document id the run retrieved at any step (repeats are
     dropped, first-seen order kept). ``correct`` uses the question's ``answers`` and
     ``must_contain``; ``tools_ok`` is set only when both `tool_calls` and the question's
-    ``tools`` are given.
+    ``tools`` are given. For a question marked ``unanswerable`` (`evals.datasets.Question`) the
+    right result is no answer: a decline is correct and scores 1.0 on every answer metric.
     """
     _check_result(f"the result for question {question.id!r}", result)
     seen = list(dict.fromkeys(retrieved))
     scores = answer_scores(result["answer"], question.answers)
+    correct = is_correct(result["answer"], question.answers, question.must_contain)
+    if getattr(question, "unanswerable", False):
+        correct = result["answer"] is None
+        scores = dict.fromkeys(scores, float(correct))
     record: RunRecord = {
         "question_id": question.id,
         "question": question.question,
@@ -263,7 +268,7 @@ def make_record(
         "stopped": str(result.get("stopped", "")),
         "latency_s": float(latency_s),
         "thread_id": thread_id,
-        "correct": is_correct(result["answer"], question.answers, question.must_contain),
+        "correct": correct,
         "retrieval_recall": retrieval_recall(seen, question.supporting),
         "em": scores["em"],
         "f1": scores["f1"],

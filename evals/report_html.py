@@ -1,5 +1,7 @@
 """The self-contained ``report.html`` page: inline CSS, inline SVG charts, no script.
 
+`REPORT_CSS` is the eval pages' style (``agent shapes --html`` uses it too).
+
 One row per question expands (``<details>``) into the run's facts and transcript.
 """
 
@@ -20,7 +22,7 @@ from evals.report_data import (
 )
 from evals.runner import RetrievalComparison, record_error
 
-_CSS = """
+REPORT_CSS = """
 :root { --ink:#1d232b; --muted:#5f6b7a; --line:#dfe3e8; --bg:#f6f7f9; --card:#fff;
   --ok:#2f9e6b; --bad:#d1495b; --err:#8a8f98; --agent:#3c6df0; --base:#b8c2d1; }
 * { box-sizing: border-box; }
@@ -114,7 +116,7 @@ def render_html(
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{REPORT_CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="lead">{escape(run.dataset.description)}</p>' if run.dataset.description else "",
         f'<ul class="chips">{chips}</ul>',

@@ -21,7 +21,7 @@ from evals.datasets import (
     load_dataset,
     load_hotpotqa,
 )
-from evals.metrics import RunRecord, evaluate, micro_recall
+from evals.metrics import RunRecord, evaluate, make_record, micro_recall
 from tools.bm25 import BM25, recall_at_k
 
 HOTPOT_DIR = Path(__file__).resolve().parent.parent / "evals" / "datasets" / "hotpotqa"
@@ -277,6 +277,30 @@ def write(tmp_path: Path, text: str, name: str = "mine.jsonl") -> Path:
     return path
 
 
+def test_unanswerable_questions_load_and_a_decline_is_their_right_result(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '{"id": "u1", "question": "What is the refund window?", "unanswerable": true}\n'
+        '{"id": "u2", "question": "Same, answers given empty?", "answers": [], '
+        '"unanswerable": true}\n'
+        '{"id": "a1", "question": "Who leads Beacon?", "answers": ["Tomas"], '
+        '"unanswerable": false}\n',
+    )
+    u1, u2, a1 = load_dataset(path).questions
+    assert (u1.unanswerable, u1.answers, u1.supporting) == (True, (), ())
+    assert u2.unanswerable and u2.answers == ()
+    assert not a1.unanswerable and a1.answers == ("Tomas",)
+    base = {"citations": [], "unsupported": [], "steps": 1}
+    declined = make_record(u1, {**base, "answer": None}, retrieved=[], latency_s=0, thread_id="t")
+    answered = make_record(
+        u1, {**base, "answer": "Tomas leads it."}, retrieved=[], latency_s=0, thread_id="t"
+    )
+    assert declined["correct"] and declined["em"] == declined["f1"] == 1.0
+    assert not answered["correct"] and answered["em"] == answered["f1"] == 0.0
+    wrong = make_record(a1, {**base, "answer": None}, retrieved=[], latency_s=0, thread_id="t")
+    assert not wrong["correct"]
+
+
 def test_user_file_without_header_uses_builtins(tmp_path: Path) -> None:
     path = write(
         tmp_path,
@@ -372,7 +396,23 @@ BAD_FILES = [
     (
         H + '\n{"id": "q1", "question": "x?", "answers": []}\n',
         2,
-        "'answers' is empty: give at least one accepted answer",
+        "'answers' is empty: give at least one accepted answer "
+        '(or mark a question the corpus cannot answer "unanswerable": true)',
+    ),
+    (
+        H + '\n{"id": "q1", "question": "x?", "unanswerable": "yes"}\n',
+        2,
+        "'unanswerable' must be true or false, got a string",
+    ),
+    (
+        H + '\n{"id": "q1", "question": "x?", "unanswerable": true, "answers": ["Tomas"]}\n',
+        2,
+        "an unanswerable question has no 'answers': its right result is a decline",
+    ),
+    (
+        H + '\n{"id": "q1", "question": "x?", "unanswerable": true, "supporting": ["d1"]}\n',
+        2,
+        "an unanswerable question has no 'supporting': its right result is a decline",
     ),
     (
         H + '\n{"id": "q1", "question": "x?", "answers": [30]}\n',
@@ -409,7 +449,7 @@ BAD_FILES = [
         H + '\n{"id": "q1", "question": "x?", "answers": ["a"], "suporting": ["d1"]}\n',
         2,
         "unknown key 'suporting' (allowed: answers, corpus, id, metadata, must_contain, "
-        "question, supporting, tools)",
+        "question, supporting, tools, unanswerable)",
     ),
     (
         H + '\n{"id": "q1", "question": "x?", "answers": ["a"], "supporting": ["d99"]}\n',

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpora import CorpusError, load_corpus
-from corpora.markup import clean_markdown, rst_to_markdown
+from corpora.markup import markdown_sections, rst_sections
 from tools.search import make_search_tool
 
 MARKDOWN = """# Kettle Manual
@@ -50,7 +50,11 @@ HTML = """<html><head><title>x</title><style>p {color: red}</style>
 
 def minimal_pdf(text: str) -> bytes:
     """A one-page PDF whose content stream shows `text` (enough for pypdf's extractor)."""
-    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    return pdf_with_stream(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode())
+
+
+def pdf_with_stream(stream: bytes) -> bytes:
+    """A one-page PDF with this content stream."""
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -87,9 +91,11 @@ def test_markdown_is_split_on_headings_with_clean_text(tmp_path: Path) -> None:
     intro = by_title["kettle.md > Kettle Manual"]
     assert intro.text == "Intro text about the Brewmaster kettle."
     descale = by_title["kettle.md > Kettle Manual > Descaling"].text
-    assert descale.startswith("Use white vinegar once a month; see the guide.")
-    assert "descale --now" in descale  # code is kept as text, its fence is not
-    assert "```" not in descale and "https://" not in descale and "*" not in descale
+    # code is kept as code: as written, in its own fenced block after the prose
+    assert descale == (
+        "Use white vinegar once a month; see the guide.\n\n"
+        "```\n# not a heading: a shell comment\ndescale --now\n```"
+    )
     warranty = by_title["kettle.md > Kettle Manual > Warranty"]
     assert warranty.text == "The heating element is covered for 3 years. The lid hinge for 1 year."
     assert warranty.metadata["headings"] == ["Kettle Manual", "Warranty"]
@@ -116,6 +122,46 @@ def test_pdf_text_is_read_with_pypdf(tmp_path: Path) -> None:
         ("sheet.pdf", "sheet.pdf > page 1", "The Orbit drone flies for 31 minutes.")
     ]
     assert corpus.skipped == (("broken.pdf", "unreadable"),)
+
+
+DEEP = 100_000
+
+
+def test_deeply_nested_files_are_skipped_with_their_reason(tmp_path: Path) -> None:
+    """A content stream nesting arrays 100,000 deep used to end the folder in RecursionError."""
+    arrays = b"[" * DEEP + b"(x)" + b"]" * DEEP
+    (tmp_path / "deep.pdf").write_bytes(pdf_with_stream(b"BT /F1 12 Tf " + arrays + b" TJ ET"))
+    quotes = "".join(" " * depth + f"level {depth}\n\n" for depth in range(1, 5000))
+    (tmp_path / "quotes.rst").write_text(quotes)
+    notes = ":::{note}\n" * 5000 + "deep\n" + ":::\n" * 5000
+    (tmp_path / "notes.md").write_text(notes)
+    (tmp_path / "good.txt").write_text("The Quill pen holds 2 ml of ink.")
+    corpus = load_corpus(tmp_path, name="kb")
+    assert [p.id for p in corpus.passages] == ["good.txt"]
+    assert dict(corpus.skipped) == {
+        "deep.pdf": "unreadable",
+        "notes.md": "unreadable",
+        "quotes.rst": "unreadable",
+    }
+    with pytest.raises(CorpusError) as info:  # the file alone: one line naming why
+        load_corpus(tmp_path / "deep.pdf")
+    assert "nested too deeply" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_agent_index_skips_a_deep_pdf_in_one_line(
+    agent_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_helpers import run_cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    arrays = b"[" * DEEP + b"]" * DEEP
+    (docs / "deep.pdf").write_bytes(pdf_with_stream(b"BT " + arrays + b" TJ ET"))
+    (docs / "good.txt").write_text("The Quill pen holds 2 ml of ink.")
+    code, out, err = run_cli(capsys, "index", "kb", str(docs))
+    assert code == 0, err
+    assert "1 unreadable" in out + err
+    assert "Recursion" not in out + err and "Traceback" not in out + err
 
 
 def test_every_skipped_kind_is_named_and_a_fifo_is_never_opened(tmp_path: Path) -> None:
@@ -161,12 +207,17 @@ def test_titles_are_searchable_by_file_name_and_section(tmp_path: Path) -> None:
 
 
 def test_markup_cleaning_units() -> None:
-    assert clean_markdown("> **Note:** run `make`\n> 1. then [docs](x)") == (
-        "Note: run make then docs"
+    (quote,) = markdown_sections("> **Note:** run `make`\n> 1. then [docs](x)")
+    assert quote.text == "Note: run make then docs"
+    (table,) = markdown_sections("| a | b |\n|---|---|\n| 1 | 2 |")
+    assert table.text == "a b 1 2"
+    top, sub = rst_sections("Top\n===\n\nintro\n\nSub\n---\ntext")
+    assert (top.headings, top.text, sub.headings, sub.text) == (
+        ("Top",),
+        "intro",
+        ("Top", "Sub"),
+        "text",
     )
-    assert clean_markdown("| a | b |\n|---|---|\n| 1 | 2 |") == "a b 1 2"
-    lines = rst_to_markdown("Top\n===\n\nSub\n---\ntext").split("\n")
-    assert [line for line in lines if line] == ["# Top", "## Sub", "text"]
 
 
 def test_ask_over_a_folder_with_a_fifo_says_what_it_skipped(

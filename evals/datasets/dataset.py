@@ -42,6 +42,8 @@ class Question:
     tools: tuple[str, ...] | None = None
     corpus: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    unanswerable: bool = False
+    """The corpus cannot answer this question: the right result is a decline (no answer)."""
 
     def as_tuple(self) -> tuple[str, list[str], list[str]]:
         """Return the seed's ``(question, answers, supporting_doc_ids)`` triple."""

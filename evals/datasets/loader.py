@@ -29,7 +29,9 @@ Dataset file format (``.jsonl``, UTF-8, one JSON object a line, blank lines skip
   corpus; default none), ``must_contain`` (strings the answer must all contain as well),
   ``tools`` (the tool calls the run must make, in order, ``finish`` left out: ``["calculator"]``
   means "the calculator and nothing else"), ``corpus`` (the name of the dataset corpus the
-  supporting documents come from, for routing checks) and ``metadata`` (an object, kept as is).
+  supporting documents come from, for routing checks), ``metadata`` (an object, kept as is)
+  and ``unanswerable`` (``true`` for a question the corpus cannot answer: it has no
+  ``answers``, ``supporting`` or ``must_contain``, and the right result is a decline).
   Any other key is an error, so a typo does not silently drop a field.
 
 Every problem raises `DatasetError`, one line naming the file and line:
@@ -79,8 +81,10 @@ _BAD_ID_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _HEADER_KEYS = frozenset({"dataset", "description", "corpus"})
 _REQUIRED_KEYS = ("id", "question", "answers")
 _QUESTION_KEYS = frozenset(
-    {*_REQUIRED_KEYS, "supporting", "must_contain", "tools", "corpus", "metadata"}
+    {*_REQUIRED_KEYS, "supporting", "must_contain", "tools", "corpus", "metadata", "unanswerable"}
 )
+_ANSWER_KEYS = ("answers", "supporting", "must_contain")
+"""What an unanswerable question may not have (its right result is no answer at all)."""
 
 
 def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
@@ -305,7 +309,20 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
             path,
             line,
         )
-    missing = [k for k in _REQUIRED_KEYS if k not in obj]
+    unanswerable = obj.get("unanswerable", False)
+    if not isinstance(unanswerable, bool):
+        raise DatasetError(
+            f"'unanswerable' must be true or false, got {json_kind(unanswerable)}", path, line
+        )
+    if unanswerable:
+        given = [k for k in _ANSWER_KEYS if obj.get(k)]
+        if given:
+            raise DatasetError(
+                f"an unanswerable question has no {given[0]!r}: its right result is a decline",
+                path,
+                line,
+            )
+    missing = [k for k in _REQUIRED_KEYS if k not in obj and not (unanswerable and k == "answers")]
     if missing:
         raise DatasetError(f"missing {', '.join(repr(k) for k in missing)}", path, line)
     qid = obj["id"]
@@ -322,9 +339,14 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
         raise DatasetError(f"'question' must be a string, got {json_kind(text)}", path, line)
     if not text.strip():
         raise DatasetError("'question' is empty", path, line)
-    answers = _string_list(obj, "answers", path, line)
-    if not answers:
-        raise DatasetError("'answers' is empty: give at least one accepted answer", path, line)
+    answers = _string_list(obj, "answers", path, line) if "answers" in obj else ()
+    if not answers and not unanswerable:
+        raise DatasetError(
+            "'answers' is empty: give at least one accepted answer "
+            '(or mark a question the corpus cannot answer "unanswerable": true)',
+            path,
+            line,
+        )
     supporting = _string_list(obj, "supporting", path, line) if "supporting" in obj else ()
     must_contain = _string_list(obj, "must_contain", path, line) if "must_contain" in obj else ()
     tools = _string_list(obj, "tools", path, line) if obj.get("tools") is not None else None
@@ -348,6 +370,7 @@ def _parse_question(obj: Mapping[str, Any], path: Path, line: int) -> Question:
         tools=tools,
         corpus=corpus,
         metadata=metadata or {},
+        unanswerable=unanswerable,
     )
 
 

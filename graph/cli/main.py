@@ -28,6 +28,7 @@ COMMANDS = {
     "eval": ("graph.cli.evals", "eval_command"),
     "flow": ("graph.cli.flow", "flow"),
     "compare-flow": ("graph.cli.flow", "compare_flow"),
+    "shapes": ("graph.cli.shapes", "shapes"),
     "mcp": ("graph.cli.mcp", "mcp_group"),
     "index": ("graph.cli.index", "index_command"),
     "corpora": ("graph.cli.index", "corpora_command"),

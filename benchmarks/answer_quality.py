@@ -1,0 +1,263 @@
+"""Answer quality of the offline policy and of a retrieve-and-quote baseline on every tune set.
+
+For each set (`TUNE_SETS`, or the files given on the command line) every question is asked
+in-process (`evals.runner.make_session`, an in-memory checkpointer, the offline policy, k=3,
+6 steps), and `evals.baselines.quote_baseline` answers it too: one search, the best-covering
+sentence of the top passage. Both are scored the same way (`score`):
+
+- **contains**: of the answerable questions, the share whose ``answer`` holds a gold answer
+  (ignoring case; `must_contain` too);
+- **right+cited**: of all questions, the share answered right (as above; a yes/no short answer
+  must not contradict the gold yes/no) *and* citing a supporting passage (a question without
+  supporting ids needs no citation); for an unanswerable question, a decline;
+- **EM**, **F1**: of the answerable questions, SQuAD exact match and token F1 of
+  ``short_answer`` when the result has one, else of ``answer`` (a decline scores 0);
+- **declined**: of all questions, the share with ``stopped == "no_answer"`` or no answer;
+- **wrong+conf**: of the answers given (not declined), the share that are not right but
+  ``confident`` (a result without that field counts as confident, as today's main has none);
+- **right conf**: of the right answers to answerable questions, the share marked confident;
+- **off-corpus**: unanswerable questions declined, of those in the set.
+
+The tune sets are never the reported ones: the documentation folders of Jinja2, click and attrs
+with questions written from them, a SQuAD v1.1 train sample, hotpotqa-dev-tune, notes,
+seed_runs and the made-up codes/service sets (`evals/datasets/README.md`).
+
+Writes benchmarks/results/answer_quality.md (not with --limit or --no-write).
+Usage: python benchmarks/answer_quality.py [--sets jinja,click] [--limit N] [--no-write]
+       [DATASET.jsonl ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from evals.answer_metrics import best, exact_match, normalize_answer, token_f1  # noqa: E402
+from evals.baselines import quote_baseline  # noqa: E402
+from evals.datasets import Dataset, Question, load_dataset  # noqa: E402
+from evals.metrics import is_correct  # noqa: E402
+from evals.runner import make_session  # noqa: E402
+from graph.agent.messages import one_line  # noqa: E402
+from graph.models import default_model_spec  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATASETS = ROOT / "evals" / "datasets"
+RESULTS = Path(__file__).resolve().parent / "results" / "answer_quality.md"
+TUNE_SETS: dict[str, str] = {
+    "jinja": str(DATASETS / "jinja_docs_tune.jsonl"),
+    "click": str(DATASETS / "click_docs_tune.jsonl"),
+    "attrs": str(DATASETS / "attrs_docs_tune.jsonl"),
+    "squad": str(DATASETS / "squad_train_tune.jsonl"),
+    "hotpotqa-dev-tune": "hotpotqa-dev-tune",
+    "notes": "notes",
+    "seed_runs": "seed_runs",
+    "codes_tune": str(DATASETS / "codes_tune.jsonl"),
+    "service_tune": str(DATASETS / "service_tune.jsonl"),
+}
+"""Short name -> what `load_dataset` takes, in the order the table lists them."""
+YES_NO = ("yes", "no")
+Result = Mapping[str, Any]
+Answerer = Callable[[Question], Result]
+
+
+@dataclass(frozen=True)
+class Scores:
+    """One answerer's figures on one set (see the module docstring for each)."""
+
+    n: int
+    contains: float
+    right_cited: float
+    em: float
+    f1: float
+    declined: float
+    wrong_confident: float
+    right_confident: float
+    off_declined: int
+    off_total: int
+    errors: int
+    seconds: float
+
+
+def declined(result: Result) -> bool:
+    """Whether the run declined: ``stopped == "no_answer"`` or no answer at all."""
+    return result.get("stopped") == "no_answer" or result.get("answer") is None
+
+
+def confident(result: Result) -> bool:
+    """The result's ``confident`` field; a result without one counts as confident."""
+    return result.get("confident", True) is not False
+
+
+def scored_text(result: Result) -> str | None:
+    """What EM and F1 are computed on: ``short_answer`` when there is one, else ``answer``."""
+    short = result.get("short_answer")
+    return short if isinstance(short, str) and short.strip() else result.get("answer")
+
+
+def contradicts_yes_no(question: Question, result: Result) -> bool:
+    """A yes/no gold (its first answer) met by the other word as the short answer."""
+    gold = normalize_answer(question.answers[0]) if question.answers else ""
+    given = normalize_answer(scored_text(result) or "")
+    return gold in YES_NO and given in YES_NO and given != gold
+
+
+def is_right(question: Question, result: Result) -> bool:
+    """Right regardless of citations: a decline when unanswerable, else a gold answer held."""
+    if question.unanswerable:
+        return declined(result)
+    if declined(result) or contradicts_yes_no(question, result):
+        return False
+    short = result.get("short_answer")
+    return is_correct(result.get("answer"), question.answers, question.must_contain) or (
+        isinstance(short, str) and best(exact_match, short, question.answers) == 1.0
+    )
+
+
+def cites_support(question: Question, result: Result) -> bool:
+    """Whether the result cites a supporting passage (always, when the question names none)."""
+    return not question.supporting or bool(
+        set(result.get("citations") or ()) & set(question.supporting)
+    )
+
+
+def score(questions: Sequence[Question], results: Sequence[Result], seconds: float) -> Scores:
+    """The figures of one answerer's `results` (in question order) on `questions`."""
+    pairs = list(zip(questions, results, strict=True))
+    answerable = [(q, r) for q, r in pairs if not q.unanswerable]
+    answered = [(q, r) for q, r in pairs if not declined(r)]
+    right = [(q, r) for q, r in answerable if is_right(q, r)]
+    off = [r for q, r in pairs if q.unanswerable]
+    return Scores(
+        n=len(pairs),
+        contains=share(
+            is_correct(r.get("answer"), q.answers, q.must_contain) for q, r in answerable
+        ),
+        right_cited=share(is_right(q, r) and cites_support(q, r) for q, r in pairs),
+        em=mean(best(exact_match, scored_text(r), q.answers) for q, r in answerable),
+        f1=mean(best(token_f1, scored_text(r), q.answers) for q, r in answerable),
+        declined=share(declined(r) for _, r in pairs),
+        wrong_confident=share(not is_right(q, r) and confident(r) for q, r in answered),
+        right_confident=share(confident(r) for _, r in right),
+        off_declined=sum(declined(r) for r in off),
+        off_total=len(off),
+        errors=sum(r.get("stopped") == "error" for _, r in pairs),
+        seconds=seconds,
+    )
+
+
+def share(flags: Any) -> float:
+    """The share of true flags (0.0 of none)."""
+    values = [bool(f) for f in flags]
+    return sum(values) / len(values) if values else 0.0
+
+
+def mean(values: Any) -> float:
+    """The mean (0.0 of none)."""
+    numbers = list(values)
+    return sum(numbers) / len(numbers) if numbers else 0.0
+
+
+def policy_answerer(dataset: Dataset, max_steps: int, k: int) -> Answerer:
+    """Ask each question on its own thread of one in-process session (the offline policy)."""
+    session = make_session(dataset, InMemorySaver(), k)
+    model = default_model_spec()
+
+    def answer(question: Question) -> Result:
+        try:
+            return session.ask(
+                question.question, model=model, max_steps=max_steps, thread_id=f"aq-{question.id}"
+            )
+        except Exception as error:  # one failing question must not end the benchmark
+            return {"answer": None, "citations": [], "stopped": "error", "error": one_line(error)}
+
+    return answer
+
+
+def run(questions: Sequence[Question], answerer: Answerer) -> tuple[list[Result], float]:
+    """Every question's result, in order, and the seconds taken."""
+    start = time.perf_counter()
+    results = [answerer(q) for q in questions]
+    return results, time.perf_counter() - start
+
+
+def measure(
+    name: str, spec: str, limit: int | None, max_steps: int, k: int
+) -> tuple[Scores, Scores]:
+    """The policy's and the baseline's scores on one set."""
+    dataset = load_dataset(spec)
+    questions = dataset.questions[:limit] if limit else dataset.questions
+    policy, policy_s = run(questions, policy_answerer(dataset, max_steps, k))
+    baseline, baseline_s = run(questions, lambda q: quote_baseline(dataset, q.question))
+    return score(questions, policy, policy_s), score(questions, baseline, baseline_s)
+
+
+def table(rows: Sequence[tuple[str, Scores, Scores]]) -> str:
+    """The Markdown table: two rows a set (the policy, then the baseline)."""
+    out = [
+        "| set | n | answerer | contains | right+cited | vs baseline | EM | F1 | declined "
+        "| wrong+conf | right conf | off-corpus declined | s |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, policy, baseline in rows:
+        for who, s in (("policy", policy), ("baseline", baseline)):
+            versus = f"{s.right_cited - baseline.right_cited:+.3f}" if who == "policy" else ""
+            off = f"{s.off_declined}/{s.off_total}" if s.off_total else "-"
+            errors = f" ({s.errors} errors)" if s.errors else ""
+            out.append(
+                f"| {name if who == 'policy' else ''} | {s.n if who == 'policy' else ''} "
+                f"| {who}{errors} | {s.contains:.3f} | {s.right_cited:.3f} | {versus} "
+                f"| {s.em:.3f} | {s.f1:.3f} | {s.declined:.3f} | {s.wrong_confident:.3f} "
+                f"| {s.right_confident:.3f} | {off} | {s.seconds:.1f} |"
+            )
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Measure the chosen sets, print the table and write the results file."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("datasets", nargs="*", help="dataset files to measure instead")
+    parser.add_argument("--sets", help=f"comma-separated, of: {', '.join(TUNE_SETS)}")
+    parser.add_argument("--limit", type=int, help="only the first N questions of each set")
+    parser.add_argument("--max-steps", type=int, default=6)
+    parser.add_argument("-k", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args(argv)
+    chosen = {Path(p).stem: p for p in args.datasets} or {
+        name: TUNE_SETS[name]
+        for name in (args.sets.split(",") if args.sets else TUNE_SETS)
+        if name in TUNE_SETS or parser.error(f"unknown set {name!r}")
+    }
+    load = os.getloadavg()[0]
+    rows = []
+    for name, spec in chosen.items():
+        policy, baseline = measure(name, spec, args.limit, args.max_steps, args.k)
+        rows.append((name, policy, baseline))
+        print(f"{name}: right+cited {policy.right_cited:.3f} (baseline {baseline.right_cited:.3f})")
+    text = table(rows)
+    print(text)
+    if args.limit or args.no_write or args.datasets:
+        return
+    RESULTS.write_text(
+        "# Answer quality on the tune sets\n\n"
+        f"`python benchmarks/answer_quality.py` on {platform.python_implementation()} "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.2f} at the "
+        f"start, {time.strftime('%Y-%m-%d')}. The offline policy (k={args.k}, "
+        f"{args.max_steps} steps) against the retrieve-and-quote baseline "
+        "(`evals.baselines.quote_baseline`); every figure is defined in the script's "
+        "docstring. All sets are tune sets: scores are in-sample.\n\n" + text + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""What a marked-up document is read into: headings, prose and code, and which directives hold what.
+
+The Markdown and reStructuredText readers (`corpora.markdown_blocks`, `corpora.rst_blocks`)
+turn a file into a list of `Block` in reading order; `corpora.markup` groups them into titled
+sections. Prose is one paragraph or list item with its inline markup still in place (cleaned
+later, once); code is the block's lines as written, dedented.
+
+A directive (rst ``.. name::``, MyST ```` ```{name} ```` or ``:::{name}``) is read by its
+kind (`directive_kind`): *prose* directives (admonitions, version notes, object descriptions,
+tabs) keep their body's text, with the version of a version note in front (``Changed in
+version 2.9.``); *empty* ones (tables of contents, images, autodoc, module markers) leave
+nothing; every other directive's body is code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["heading", "prose", "code"]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One heading, paragraph or code block of a document."""
+
+    kind: Kind
+    text: str
+    level: int = 0
+    """A heading's level (1 for the top); 0 for prose and code."""
+
+
+MAX_LEVEL = 4
+"""Headings deeper than this count as this level."""
+
+VERSION_NOTES = {
+    "versionadded": "New in version {}.",
+    "versionchanged": "Changed in version {}.",
+    "deprecated": "Deprecated since version {}.",
+    "versionremoved": "Removed in version {}.",
+}
+"""Version directives, and the sentence their argument becomes."""
+
+PROSE_DIRECTIVES = frozenset(
+    {
+        *VERSION_NOTES,
+        *("note", "warning", "tip", "important", "caution", "attention", "danger", "error"),
+        *("hint", "admonition", "seealso", "topic", "sidebar", "rubric", "container", "only"),
+        *("tabs", "tab", "group-tab", "tab-set", "tab-item", "dropdown", "card", "div"),
+        *("glossary", "centered", "hlist", "epigraph", "highlights", "pull-quote", "compound"),
+        *("table", "list-table", "csv-table", "figure", "margin", "grid-item-card"),
+        *("function", "class", "method", "attribute", "data", "exception", "module-data"),
+        *("decorator", "describe", "object", "option", "envvar", "confval"),
+    }
+)
+"""Directives whose body (and argument) is text to keep."""
+
+EMPTY_DIRECTIVES = frozenset(
+    {
+        *("toctree", "contents", "image", "include", "literalinclude", "module"),
+        *("currentmodule", "highlight", "default-role", "meta", "raw", "index"),
+        *("sectionauthor", "moduleauthor", "codeauthor", "program", "title", "tabularcolumns"),
+        *("footbibliography", "bibliography", "autosummary", "role", "default-domain"),
+    }
+)
+"""Directives that leave nothing in a passage (their body names files, options or targets)."""
+
+_DOMAIN = re.compile(r"^(?:py|js|c|cpp|rst|std|click):")
+_OPTION = re.compile(r"^\s*:[\w -]+:(?:\s|$)")
+LIST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.|\(\d+\)|[a-z][.)])\s+")
+"""A bullet or enumerated list item's marker, with the space after it."""
+
+
+def directive_kind(name: str) -> Literal["prose", "empty", "code"]:
+    """How a directive's body is read (see the module docstring)."""
+    bare = name.lower()
+    if bare.startswith("auto") or bare in EMPTY_DIRECTIVES:
+        return "empty"
+    if bare in PROSE_DIRECTIVES or _DOMAIN.sub("", bare) in PROSE_DIRECTIVES:
+        return "prose"
+    return "code"
+
+
+def lead_text(name: str, argument: str) -> str:
+    """The prose a prose directive's argument gives: a version sentence, or the argument."""
+    note = VERSION_NOTES.get(name.lower())
+    if note is not None:
+        version, _, rest = argument.strip().partition(" ")
+        return " ".join(filter(None, [note.format(version) if version else "", rest]))
+    return argument.strip()
+
+
+def without_options(lines: list[str]) -> list[str]:
+    """A directive body without its leading option lines (``:caption: x``) or YAML block."""
+    body = list(lines)
+    if body and body[0].strip() == "---":
+        end = next((i for i in range(1, len(body)) if body[i].strip() == "---"), None)
+        if end is not None:
+            body = body[end + 1 :]
+    while body and _OPTION.match(body[0]):
+        body.pop(0)
+    return body
+
+
+def dedent(lines: list[str]) -> list[str]:
+    """The lines with their common leading spaces removed (blank lines ignored for it)."""
+    margins = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+    cut = min(margins, default=0)
+    return [line[cut:] if line.strip() else "" for line in lines]
+
+
+def code_block(lines: list[str]) -> list[Block]:
+    """One code block of the lines (dedented, blank edges dropped), or none if all blank."""
+    body = dedent(lines)
+    while body and not body[0].strip():
+        body.pop(0)
+    while body and not body[-1].strip():
+        body.pop()
+    return [Block("code", "\n".join(line.rstrip() for line in body))] if body else []
+
+
+def prose_block(text: str) -> list[Block]:
+    """One prose block of the text (lines joined), or none if it is blank."""
+    joined = " ".join(text.split())
+    return [Block("prose", joined)] if joined else []
+
+
+def directive_blocks(
+    name: str, argument: str, body: list[str], read: Callable[[list[str]], list[Block]]
+) -> list[Block]:
+    """What a directive leaves, by its kind: nothing, its body as code, or its text.
+
+    `body` is the directive's content, dedented; a prose body is read with `read` (the
+    reader of the directive's own markup), after the argument's lead text.
+    """
+    kind = directive_kind(name)
+    inner = without_options(body)
+    if kind == "empty":
+        return []
+    if kind == "code":
+        return code_block(inner)
+    return prose_block(lead_text(name, argument)) + read(dedent(inner))

@@ -1,0 +1,127 @@
+"""Inline markup of Markdown (with MyST roles) and reStructuredText, removed in linear time.
+
+`clean_inline` keeps the words and drops the marks: code spans keep their text verbatim (no
+emphasis is read inside them), roles (``:func:`x```, ``{ref}`text <target>```) and hyperlink
+references (```text <url>`_``) keep their text, Markdown links and images keep their text and
+alt, inline HTML tags, footnote marks and backslash escapes go, and whitespace collapses.
+
+Every step is linear in the length of the line, whatever it holds (128 KB of ``<``, 32 KB of
+backticks): backtick runs are paired by one scan (`_code_spans`), and each remaining pattern's
+body excludes its own opening mark, so a failed match stops at the next opener instead of
+rescanning the rest of the line.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import defaultdict
+from typing import NamedTuple
+
+_BACKTICKS = re.compile(r"`+")
+_ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
+"""An rst role (``:py:func:``) or a MyST role (``{func}``) ending right before a backtick."""
+_ROLE_LOOKBACK = 64
+_TARGET = re.compile(r"^([^<>]*?)\s*<([^<>\s]+)>$")
+"""``text <target>`` inside a role, a hyperlink reference or rst interpreted text."""
+_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
+_PRIVATE = str.maketrans("", "", "\ue000\ue001")
+_INLINE = (
+    (re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),  # image: its alt text
+    (re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),  # link: its text
+    (re.compile(r"\[\^[^\[\]\s]+\]"), ""),  # footnote mark [^1]
+    (re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]"), r"\1"),  # reference link
+    (re.compile(r"</?[A-Za-z][^<>\n]*>"), " "),  # inline HTML tag
+    (re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w*])"), r"\1"),  # strong
+    (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1"),  # strong
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
+    (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1"),  # emphasis
+    (re.compile(r"\\ "), ""),  # rst escaped space ("`block`\ s")
+    (re.compile(r"\\([!-/:-@\[-`{-~])"), r"\1"),  # backslash escape of punctuation
+)
+_NAMED_ROLES = {"pep": "PEP {}", "rfc": "RFC {}"}
+
+
+def clean_inline(text: str) -> str:
+    """Remove inline markup from one line or paragraph; whitespace collapsed (linear time)."""
+    text = text.translate(_PRIVATE)
+    kept: list[str] = []
+    out: list[str] = []
+    last = 0
+    for span in _code_spans(text):
+        markup_start, replacement = _span_text(text, span)
+        out.append(text[last:markup_start])
+        out.append(f"\ue000{len(kept)}\ue001")
+        kept.append(replacement)
+        last = span.end
+    out.append(text[last:])
+    text = "".join(out)
+    for pattern, repl in _INLINE:
+        text = pattern.sub(repl, text)
+    text = _PLACEHOLDER.sub(lambda m: kept[int(m.group(1))], text)
+    return " ".join(text.split())
+
+
+class _Span(NamedTuple):
+    """A backtick span: where it starts and ends, its inner text, and whether it is ```x`_``."""
+
+    start: int
+    end: int
+    inner: str
+    reference: bool
+
+
+def _code_spans(text: str) -> list[_Span]:
+    """Each backtick span of `text`, in order, found in one pass over its backtick runs.
+
+    A run of N backticks opens a span that the next run of exactly N backticks closes
+    (CommonMark); a run with no partner is left as text. A ``_`` or ``__`` right after the
+    closing run (an rst hyperlink reference) belongs to the span.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    by_length: dict[int, list[int]] = defaultdict(list)
+    for index, (start, end) in enumerate(runs):
+        by_length[end - start].append(index)
+    spans: list[_Span] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = by_length[end - start]
+        position = bisect_right(same, index)
+        if position == len(same):
+            index += 1
+            continue
+        partner = same[position]
+        close_start, close_end = runs[partner]
+        tail = 2 if text.startswith("__", close_end) else int(text.startswith("_", close_end))
+        spans.append(_Span(start, close_end + tail, text[end:close_start], tail > 0))
+        index = partner + 1
+    return spans
+
+
+def _span_text(text: str, span: _Span) -> tuple[int, str]:
+    """Where the span's markup begins (a role just before it counts) and the text it leaves."""
+    role = _ROLE_BEFORE.search(text, max(0, span.start - _ROLE_LOOKBACK), span.start)
+    if role is not None:
+        name = role.group(0).strip(":{}").split(":")[-1].lower()
+        return role.start(), _role_text(name, span.inner)
+    target = _TARGET.match(span.inner)
+    if span.reference or (target and target.group(1) and not span.inner.startswith("``")):
+        # a hyperlink reference, or rst interpreted text `text <target>`: the text
+        return span.start, (target.group(1) if target and target.group(1) else span.inner).strip()
+    inner = span.inner
+    if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip():
+        inner = inner[1:-1]  # CommonMark strips one space each side of a code span
+    return span.start, inner
+
+
+def _role_text(name: str, inner: str) -> str:
+    """What a role shows: the text of ``text <target>``, else the target (``~a.b`` as ``b``)."""
+    target = _TARGET.match(inner)
+    if target and target.group(1):
+        return target.group(1).strip()
+    shown = (target.group(2) if target else inner).strip()
+    if shown.startswith("~"):
+        shown = shown[1:].rsplit(".", 1)[-1]
+    shown = shown.lstrip("!")
+    return _NAMED_ROLES[name].format(shown) if name in _NAMED_ROLES else shown

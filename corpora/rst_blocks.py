@@ -1,0 +1,174 @@
+"""Read reStructuredText into headings, prose and code (`corpora.blocks.Block`).
+
+Section titles (text over a ``===``-style underline, or between an over- and underline) are
+headings, their levels in the order the styles first appear; they are read only at the top
+level, never inside a directive, a list or a literal block. Code is a literal block (the
+indented block after a paragraph ending ``::``; the ``::`` becomes ``:``, or goes when it
+stands apart), a doctest (``>>>`` lines), and the body of a code directive (``code-block``,
+``code``, ``sourcecode`` and any directive `corpora.blocks.directive_kind` calls code).
+Labels and link targets (``.. _x:``), substitution definitions and comments leave nothing;
+prose directives (``note``, ``versionadded``, ...) leave their text. Grid and simple tables
+are read row by row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpora.blocks import (
+    LIST_ITEM,
+    MAX_LEVEL,
+    Block,
+    code_block,
+    dedent,
+    directive_blocks,
+    prose_block,
+)
+
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
+_DIRECTIVE = re.compile(r"^([\w:.+-]+)::(?:\s+(.*))?$")
+_GRID_RULE = re.compile(r"^\+[-=+]+\+?\s*$")
+_SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
+
+
+def rst_blocks(text: str) -> list[Block]:
+    """The blocks of a reStructuredText document, in reading order."""
+    return _read(text.splitlines(), titles=[])
+
+
+def _read(lines: list[str], titles: list[str] | None) -> list[Block]:
+    """Read `lines` (at indent 0); `titles` collects title styles, None inside a body."""
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            i += 1
+            continue
+        title = _title_at(lines, i) if titles is not None else None
+        if title is not None:
+            text, style, i = title
+            assert titles is not None
+            if style not in titles:
+                titles.append(style)
+            blocks.append(Block("heading", text, min(titles.index(style) + 1, MAX_LEVEL)))
+        elif line[0] in " \t":  # a block quote
+            end = _body_end(lines, i - 1)
+            blocks += _read(dedent(lines[i:end]), None)
+            i = end
+        elif stripped == ".." or stripped.startswith(".. "):
+            end = _body_end(lines, i)
+            blocks += _explicit(stripped[2:].strip(), lines[i + 1 : end])
+            i = end
+        elif stripped.startswith(">>>"):
+            end = _paragraph_end(lines, i)
+            blocks += code_block(lines[i:end])
+            i = end
+        elif _GRID_RULE.match(stripped) or _SIMPLE_RULE.match(stripped):
+            end = _table_end(lines, i)
+            blocks += _table_rows(lines[i:end])
+            i = end
+        elif (item := LIST_ITEM.match(line)) is not None:
+            end = _body_end(lines, i)
+            width = item.end()
+            body = [
+                rest[width:] if not rest[:width].strip() else rest.lstrip()
+                for rest in lines[i + 1 : end]
+            ]
+            blocks += _read([line[width:], *body], None)
+            i = end
+        else:
+            i = _paragraph(lines, i, blocks, titles is not None)
+    return blocks
+
+
+def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool) -> int:
+    """Read the paragraph at `i` (a definition's body, a literal block after it); the next i."""
+    end = _paragraph_end(lines, i, titles)
+    text = " ".join(line.strip() for line in lines[i:end])
+    literal = text.endswith("::")
+    if literal:
+        text = text[:-2].rstrip() + ("" if text[:-2].endswith((" ", "\t")) else ":")
+        text = "" if text == ":" else text
+    blocks += prose_block(text)
+    if end < len(lines) and lines[end].strip() and lines[end][0] in " \t":  # a definition
+        body_end = _body_end(lines, end - 1)
+        blocks += _read(dedent(lines[end:body_end]), None)
+        return body_end
+    if not literal:
+        return end
+    start = end
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    if start < len(lines) and lines[start][0] in " \t":
+        body_end = _body_end(lines, start - 1)
+        blocks += code_block(lines[start:body_end])
+        return body_end
+    return end
+
+
+def _explicit(content: str, body: list[str]) -> list[Block]:
+    """What an explicit markup block leaves: a directive's body by its kind, else nothing."""
+    if content.startswith("[") and "]" in content:  # a footnote or citation: its text
+        return _read([content.split("]", 1)[1].strip(), *dedent(body)], None)
+    directive = _DIRECTIVE.match(content)
+    if directive is None:  # a comment, a label or link target, a substitution definition
+        return []
+    name, argument = directive.group(1), directive.group(2) or ""
+    return directive_blocks(name, argument, dedent(body), lambda inner: _read(inner, None))
+
+
+def _title_at(lines: list[str], i: int) -> tuple[str, str, int] | None:
+    """A section title starting at line `i`: its text, underline style and the next line."""
+    line = lines[i]
+    over = _UNDERLINE.match(line)
+    if over and i + 2 < len(lines) and lines[i + 2].strip() == line.strip() and lines[i + 1]:
+        return lines[i + 1].strip(), "over" + over.group(1), i + 3
+    if over or line[0] in " \t" or i + 1 >= len(lines):
+        return None
+    under = _UNDERLINE.match(lines[i + 1])
+    if under and len(lines[i + 1].strip()) >= 3:
+        return line.strip(), under.group(1), i + 2
+    return None
+
+
+def _body_end(lines: list[str], i: int) -> int:
+    """The end of the indented body after line `i` (blank lines inside it belong to it)."""
+    end = i + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t"):
+        end += 1
+    return end
+
+
+def _paragraph_end(lines: list[str], i: int, titles: bool = False) -> int:
+    """The end of the unindented lines from `i` (before a blank line, or a title's text)."""
+    end = i + 1
+    while end < len(lines) and lines[end].strip() and lines[end][0] not in " \t":
+        if titles and end + 1 < len(lines) and _UNDERLINE.match(lines[end + 1]):
+            break
+        end += 1
+    return end
+
+
+def _table_end(lines: list[str], i: int) -> int:
+    """The end of the grid or simple table starting at `i` (a blank line after a rule)."""
+    end = i + 1
+    while end < len(lines):
+        if not lines[end].strip() and (
+            _GRID_RULE.match(lines[end - 1].strip()) or _SIMPLE_RULE.match(lines[end - 1].strip())
+        ):
+            break
+        end += 1
+    return end
+
+
+def _table_rows(lines: list[str]) -> list[Block]:
+    """A table's rows as prose, cells joined by spaces, rule lines dropped."""
+    blocks: list[Block] = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or _GRID_RULE.match(stripped) or _SIMPLE_RULE.match(stripped):
+            continue
+        blocks += prose_block(" ".join(cell.strip() for cell in stripped.strip("|").split("|")))
+    return blocks

@@ -1,0 +1,166 @@
+"""Documents read as written: code stays code, directives and roles leave their text (issue 19.5).
+
+Made-up reStructuredText and Markdown (with MyST) files, read through the folder loader.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpora import load_corpus
+from corpora.documents import SPLIT_THRESHOLD
+from corpora.markup import markdown_sections, rst_sections
+
+RST = """.. _pump-guide:
+
+Pump Guide
+==========
+
+.. py:currentmodule:: pumps
+
+The :class:`~pumps.Impeller` spins at :data:`MAX_RPM` and the :ref:`seal <seal-page>` holds.
+See :pep:`8` for style. Use ``prime()`` first.
+
+Start it like this::
+
+    # prime before the first run
+    pump.prime()
+    =====
+
+.. code-block:: python
+   :caption: restart.py
+
+   # Restart
+   -------
+   pump.restart()
+
+.. versionchanged:: 2.4
+
+   The seal is rated for 6 bar.
+
+.. note:: Drain the pump in winter.
+
+.. highlight:: text
+
+..
+   A comment the reader never sees.
+
+.. _a link: https://example.invalid/pump
+
+Maintenance
+-----------
+
+Oil the bearing monthly. The log is kept as follows:
+
+>>> log.open()
+'ok'
+
+After the doctest.
+"""
+
+MD = """(pump-md)=
+# Valve Guide
+
+The {class}`~valves.Gate` closes in {math}`3` seconds; see {ref}`the seal <seal>`.
+
+```python
+# not a heading
+valve.close()
+```
+
+    # indented code, not a heading either
+    valve.open()
+
+- a list item
+
+      still the list, not code
+
+```{versionadded} 1.2
+Valves report their position.
+```
+
+:::{warning}
+Never force the wheel.
+:::
+
+```{eval-rst}
+.. note::
+
+   Grease the stem yearly.
+
+.. code-block:: sh
+
+   # rst code inside MyST
+   valvectl grease
+```
+
+```{toctree}
+:maxdepth: 2
+install
+```
+
+## Settings
+
+Set `max_open` to ``30``.
+"""
+
+
+def read(tmp_path: Path, name: str, text: str) -> dict[str, str]:
+    """Title -> text of the passages of one made-up file."""
+    (tmp_path / name).write_text(text)
+    return {p.title or "": p.text for p in load_corpus(tmp_path, name="kb").passages}
+
+
+def test_rst_code_stays_code_and_markup_leaves_only_text(tmp_path: Path) -> None:
+    got = read(tmp_path, "pump.rst", RST)
+    assert list(got) == ["pump.rst > Pump Guide", "pump.rst > Pump Guide > Maintenance"]
+    assert got["pump.rst > Pump Guide"] == (
+        "The Impeller spins at MAX_RPM and the seal holds. See PEP 8 for style. "
+        "Use prime() first. Start it like this:\n\n"
+        "```\n# prime before the first run\npump.prime()\n=====\n```\n\n"
+        "```\n# Restart\n-------\npump.restart()\n```\n\n"
+        "Changed in version 2.4. The seal is rated for 6 bar. Drain the pump in winter."
+    )
+    assert got["pump.rst > Pump Guide > Maintenance"] == (
+        "Oil the bearing monthly. The log is kept as follows:\n\n"
+        "```\n>>> log.open()\n'ok'\n```\n\nAfter the doctest."
+    )
+
+
+def test_markdown_code_stays_code_and_myst_directives_leave_their_text(tmp_path: Path) -> None:
+    got = read(tmp_path, "valve.md", MD)
+    assert list(got) == ["valve.md > Valve Guide", "valve.md > Valve Guide > Settings"]
+    assert got["valve.md > Valve Guide"] == (
+        "The Gate closes in 3 seconds; see the seal.\n\n"
+        "```\n# not a heading\nvalve.close()\n```\n\n"
+        "```\n# indented code, not a heading either\nvalve.open()\n```\n\n"
+        "a list item still the list, not code "
+        "New in version 1.2. Valves report their position. Never force the wheel. "
+        "Grease the stem yearly.\n\n"
+        "```\n# rst code inside MyST\nvalvectl grease\n```"
+    )
+    assert got["valve.md > Valve Guide > Settings"] == "Set max_open to 30."
+
+
+def test_code_spans_keep_their_text_verbatim() -> None:
+    (section,) = markdown_sections("Define `__init__` or `*args` but not _this_ or **that**.")
+    assert section.text == "Define __init__ or *args but not this or that."
+    (section,) = rst_sections("A ``__slots__`` class and `a link <https://x.invalid>`_.")
+    assert section.text == "A __slots__ class and a link."
+
+
+def test_a_long_section_is_cut_between_prose_and_code_never_inside_a_fence(
+    tmp_path: Path,
+) -> None:
+    prose = " ".join(f"Step {n} tightens bolt {n} by hand." for n in range(40))
+    code = "\n".join(f"    torque({n})  # bolt {n}" for n in range(80))
+    text = f"Bolts\n=====\n\n{prose}\n\nRun this::\n\n{code}\n\nThen {prose}\n"
+    (tmp_path / "bolts.rst").write_text(text)
+    passages = load_corpus(tmp_path, name="kb").passages
+    assert len(passages) > 3
+    for passage in passages:
+        assert len(passage.text) <= SPLIT_THRESHOLD
+        fences = [line for line in passage.text.split("\n") if line == "```"]
+        assert len(fences) % 2 == 0  # every code piece opens and closes its own fence
+    lines = [line for p in passages for line in p.text.split("\n") if line.startswith("torque(")]
+    assert lines == [f"torque({n})  # bolt {n}" for n in range(80)]  # each line once, in order

@@ -5,8 +5,12 @@ in-process (`evals.runner.make_session`, an in-memory checkpointer, the offline 
 6 steps), and `evals.baselines.quote_baseline` answers it too: one search, the best-covering
 sentence of the top passage. Both are scored the same way (`score`):
 
-- **contains**: of the answerable questions, the share whose ``answer`` holds a gold answer
-  (ignoring case; `must_contain` too);
+- **contains**: of the answerable questions, the share whose ``answer`` is or holds a gold
+  answer as whole words (SQuAD normalization, `evals.answer_metrics.contains_word`; every
+  `must_contain` string too). For a yes/no question (its first gold answer is ``yes`` or
+  ``no``) the bare word does not count inside a sentence ("no" is in any sentence saying
+  "not"): the sentence must hold one of the other gold phrases, or the short answer (else the
+  answer) be the gold word;
 - **right+cited**: of all questions, the share answered right (as above; a yes/no short answer
   must not contradict the gold yes/no) *and* citing a supporting passage (a question without
   supporting ids needs no citation); for an unanswerable question, a decline;
@@ -22,14 +26,16 @@ The tune sets are never the reported ones: the documentation folders of Jinja2, 
 with questions written from them, a SQuAD v1.1 train sample, hotpotqa-dev-tune, notes,
 seed_runs and the made-up codes/service sets (`evals/datasets/README.md`).
 
-Writes benchmarks/results/answer_quality.md (not with --limit or --no-write).
+Writes benchmarks/results/answer_quality.md (not with --limit or --no-write); with --dump DIR,
+every question's answers, citations and verdicts to DIR/SET.jsonl, to read the failures.
 Usage: python benchmarks/answer_quality.py [--sets jinja,click] [--limit N] [--no-write]
-       [DATASET.jsonl ...]
+       [--dump DIR] [DATASET.jsonl ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -43,10 +49,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evals.answer_metrics import best, exact_match, normalize_answer, token_f1  # noqa: E402
+from evals.answer_metrics import (  # noqa: E402
+    best,
+    contains_word,
+    exact_match,
+    normalize_answer,
+    token_f1,
+)
 from evals.baselines import quote_baseline  # noqa: E402
 from evals.datasets import Dataset, Question, load_dataset  # noqa: E402
-from evals.metrics import is_correct  # noqa: E402
 from evals.runner import make_session  # noqa: E402
 from graph.agent.messages import one_line  # noqa: E402
 from graph.models import default_model_spec  # noqa: E402
@@ -112,16 +123,29 @@ def contradicts_yes_no(question: Question, result: Result) -> bool:
     return gold in YES_NO and given in YES_NO and given != gold
 
 
+def holds_gold(question: Question, answer: str | None) -> bool:
+    """Whether `answer` holds a gold answer as whole words, and every `must_contain` string.
+
+    A bare ``yes``/``no`` gold never counts inside a sentence; a yes/no question's other gold
+    phrases do.
+    """
+    if answer is None:
+        return False
+    golds = [a for a in question.answers if normalize_answer(a) not in YES_NO]
+    folded = answer.casefold()
+    return best(contains_word, answer, golds) == 1.0 and all(
+        m.casefold() in folded for m in question.must_contain
+    )
+
+
 def is_right(question: Question, result: Result) -> bool:
     """Right regardless of citations: a decline when unanswerable, else a gold answer held."""
     if question.unanswerable:
         return declined(result)
     if declined(result) or contradicts_yes_no(question, result):
         return False
-    short = result.get("short_answer")
-    return is_correct(result.get("answer"), question.answers, question.must_contain) or (
-        isinstance(short, str) and best(exact_match, short, question.answers) == 1.0
-    )
+    exact = best(exact_match, scored_text(result), question.answers) == 1.0
+    return exact or holds_gold(question, result.get("answer"))
 
 
 def cites_support(question: Question, result: Result) -> bool:
@@ -141,7 +165,8 @@ def score(questions: Sequence[Question], results: Sequence[Result], seconds: flo
     return Scores(
         n=len(pairs),
         contains=share(
-            is_correct(r.get("answer"), q.answers, q.must_contain) for q, r in answerable
+            holds_gold(q, r.get("answer")) or best(exact_match, r.get("answer"), q.answers) == 1
+            for q, r in answerable
         ),
         right_cited=share(is_right(q, r) and cites_support(q, r) for q, r in pairs),
         em=mean(best(exact_match, scored_text(r), q.answers) for q, r in answerable),
@@ -191,25 +216,88 @@ def run(questions: Sequence[Question], answerer: Answerer) -> tuple[list[Result]
     return results, time.perf_counter() - start
 
 
-def measure(
-    name: str, spec: str, limit: int | None, max_steps: int, k: int
-) -> tuple[Scores, Scores]:
+@dataclass(frozen=True)
+class Measured:
+    """One set's scores, and right+cited by question kind (``metadata.kind``, when given)."""
+
+    policy: Scores
+    baseline: Scores
+    kinds: dict[str, tuple[int, float, float]]
+    """kind -> (questions, policy right+cited, baseline right+cited)."""
+    rows: list[dict[str, Any]]
+    """One row a question: what each answerer said and whether it was right and cited."""
+
+
+def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
     """The policy's and the baseline's scores on one set."""
     dataset = load_dataset(spec)
     questions = dataset.questions[:limit] if limit else dataset.questions
     policy, policy_s = run(questions, policy_answerer(dataset, max_steps, k))
     baseline, baseline_s = run(questions, lambda q: quote_baseline(dataset, q.question))
-    return score(questions, policy, policy_s), score(questions, baseline, baseline_s)
+    kinds: dict[str, tuple[int, float, float]] = {}
+    for kind in dict.fromkeys(str(q.metadata["kind"]) for q in questions if "kind" in q.metadata):
+        picked = [i for i, q in enumerate(questions) if q.metadata.get("kind") == kind]
+        right = [
+            share(
+                is_right(questions[i], results[i]) and cites_support(questions[i], results[i])
+                for i in picked
+            )
+            for results in (policy, baseline)
+        ]
+        kinds[kind] = (len(picked), right[0], right[1])
+    rows = [
+        {
+            "id": q.id,
+            "question": q.question,
+            "kind": q.metadata.get("kind"),
+            "answers": list(q.answers),
+            "unanswerable": q.unanswerable,
+            "supporting": list(q.supporting),
+            **{
+                f"{who}_{key}": result.get(key)
+                for who, result in (("policy", p), ("baseline", b))
+                for key in ("answer", "short_answer", "citations", "confident", "stopped")
+            },
+            "policy_right_cited": is_right(q, p) and cites_support(q, p),
+            "baseline_right_cited": is_right(q, b) and cites_support(q, b),
+        }
+        for q, p, b in zip(questions, policy, baseline, strict=True)
+    ]
+    return Measured(
+        score(questions, policy, policy_s), score(questions, baseline, baseline_s), kinds, rows
+    )
 
 
-def table(rows: Sequence[tuple[str, Scores, Scores]]) -> str:
+def kind_table(rows: Sequence[tuple[str, Measured]]) -> str:
+    """Right+cited by question kind, for the sets whose questions name their kind."""
+    kinds = list(dict.fromkeys(kind for _, m in rows for kind in m.kinds))
+    if not kinds:
+        return ""
+    out = [
+        "| set | " + " | ".join(f"{kind}: policy / baseline" for kind in kinds) + " |",
+        "|---|" + "---:|" * len(kinds),
+    ]
+    for name, m in rows:
+        if m.kinds:
+            cells = [
+                f"{m.kinds[kind][1]:.2f} / {m.kinds[kind][2]:.2f} (n={m.kinds[kind][0]})"
+                if kind in m.kinds
+                else "-"
+                for kind in kinds
+            ]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def table(rows: Sequence[tuple[str, Measured]]) -> str:
     """The Markdown table: two rows a set (the policy, then the baseline)."""
     out = [
         "| set | n | answerer | contains | right+cited | vs baseline | EM | F1 | declined "
         "| wrong+conf | right conf | off-corpus declined | s |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, policy, baseline in rows:
+    for name, m in rows:
+        policy, baseline = m.policy, m.baseline
         for who, s in (("policy", policy), ("baseline", baseline)):
             versus = f"{s.right_cited - baseline.right_cited:+.3f}" if who == "policy" else ""
             off = f"{s.off_declined}/{s.off_total}" if s.off_total else "-"
@@ -232,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-steps", type=int, default=6)
     parser.add_argument("-k", type=int, default=3)
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--dump", type=Path, help="write each set's answers to DIR/SET.jsonl")
     args = parser.parse_args(argv)
     chosen = {Path(p).stem: p for p in args.datasets} or {
         name: TUNE_SETS[name]
@@ -241,10 +330,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     load = os.getloadavg()[0]
     rows = []
     for name, spec in chosen.items():
-        policy, baseline = measure(name, spec, args.limit, args.max_steps, args.k)
-        rows.append((name, policy, baseline))
-        print(f"{name}: right+cited {policy.right_cited:.3f} (baseline {baseline.right_cited:.3f})")
-    text = table(rows)
+        measured = measure(spec, args.limit, args.max_steps, args.k)
+        rows.append((name, measured))
+        if args.dump:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            lines = (json.dumps(row, ensure_ascii=False) + "\n" for row in measured.rows)
+            (args.dump / f"{name}.jsonl").write_text("".join(lines))
+        print(
+            f"{name}: right+cited {measured.policy.right_cited:.3f} "
+            f"(baseline {measured.baseline.right_cited:.3f})"
+        )
+    kinds = kind_table(rows)
+    text = table(rows) + (f"\n\nRight+cited by question kind:\n\n{kinds}" if kinds else "")
     print(text)
     if args.limit or args.no_write or args.datasets:
         return

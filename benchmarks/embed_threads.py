@@ -1,7 +1,8 @@
-"""Embedding a query on torch's default thread pool against one thread, and bulk batches both ways.
+"""Embedding a query on ONNX Runtime's default thread pool against one thread, and bulk both ways.
 
-`tools/embeddings.py` embeds up to `SMALL_BATCH` texts (a query) on one torch thread and
-bulk batches on torch's default pool. This measures why, under whatever load the machine has:
+`tools/onnx_embed.py` embeds up to `SMALL_BATCH` texts (a query) on a one-thread session and
+bulk batches on a session with ONNX Runtime's default pool (one thread per core). This
+measures why, under whatever load the machine has:
 query embedding p50/p95 with each setting (interleaved query by query, so both see the same
 load), and bulk throughput (passages/s) with each (interleaved batch by batch).
 
@@ -27,25 +28,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools import embeddings  # noqa: E402
+from tools import onnx_embed  # noqa: E402
+from tools.onnx_embed import OnnxEmbeddings  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "embed_threads.md"
 
 
 @contextmanager
-def threads(n: int | None) -> Iterator[None]:
-    """Embed every batch with `n` torch threads (None: the shipped rule) inside the block."""
-    import torch
-
-    before, small = torch.get_num_threads(), embeddings.SMALL_BATCH
-    if n is not None:
-        embeddings.SMALL_BATCH = 0  # switch the shipped one-thread rule off
-        torch.set_num_threads(n)
+def threads(encoder: OnnxEmbeddings, n: int) -> Iterator[None]:
+    """Embed every batch on the session with `n` intra-op threads (0: the default pool)."""
+    before = encoder.session
+    encoder.session = lambda _threads: before(n)  # type: ignore[method-assign]
     try:
         yield
     finally:
-        embeddings.SMALL_BATCH = small
-        torch.set_num_threads(before)
+        del encoder.session  # back to the class's method
 
 
 def _timed(call: Callable[[], object]) -> float:
@@ -56,22 +53,19 @@ def _timed(call: Callable[[], object]) -> float:
 
 
 def compare(
-    encoder: embeddings.MiniLMEmbeddings, queries: list[str], passages: list[str], rounds: int = 2
+    encoder: OnnxEmbeddings, queries: list[str], passages: list[str], rounds: int = 2
 ) -> list[tuple[str, float, float, float]]:
     """(setting, query p50 ms, query p95 ms, bulk passages/s) for the pool and for one thread."""
-    import torch
-
-    pool = torch.get_num_threads()
-    settings = {f"torch default pool ({pool} threads)": pool, "one thread": 1}
+    settings = {f"ONNX Runtime default pool ({os.cpu_count()} cores)": 0, "one thread": 1}
     query_ms: dict[str, list[float]] = {name: [] for name in settings}
     bulk_s: dict[str, float] = dict.fromkeys(settings, 0.0)
     for query in queries:
         for name, n in settings.items():
-            with threads(n):
+            with threads(encoder, n):
                 query_ms[name].append(_timed(lambda q=query: encoder.encode([q])) * 1000)
     for _ in range(rounds):
         for name, n in settings.items():
-            with threads(n):
+            with threads(encoder, n):
                 bulk_s[name] += _timed(lambda: encoder.encode(passages))
     rows = []
     for name in settings:
@@ -85,8 +79,8 @@ def compare(
 def render(rows: list[tuple[str, float, float, float]], n_queries: int, n_passages: int) -> str:
     """The markdown table."""
     lines = [
-        f"| torch threads ({n_queries} queries; bulk: {n_passages} passages, batches of "
-        f"{embeddings.BATCH_SIZE}) | query embedding p50 ms | p95 ms | bulk passages/s |",
+        f"| ONNX Runtime threads ({n_queries} queries; bulk: {n_passages} passages, batches of "
+        f"{onnx_embed.BATCH_SIZE}) | query embedding p50 ms | p95 ms | bulk passages/s |",
         "|---|---:|---:|---:|",
     ]
     lines += [f"| {n} | {p50:.1f} | {p95:.1f} | {rate:.1f} |" for n, p50, p95, rate in rows]
@@ -125,7 +119,7 @@ def main() -> None:
     args = parser.parse_args()
     dataset = load_dataset("hotpotqa-dev-test")
     assert dataset.corpus is not None
-    encoder = embeddings.default_embeddings()
+    encoder = onnx_embed.default_embeddings()
     encoder.encode(["warm up"])
     queries = [q.question for q in dataset.questions][: args.queries]
     passages = list(dataset.corpus.texts().values())[: args.passages]
@@ -135,7 +129,8 @@ def main() -> None:
         table = render(compare(encoder, queries, passages), len(queries), len(passages))
         during = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     header = (
-        f"# Query embedding: torch's thread pool against one thread\n\n{platform.platform()}, "
+        "# Query embedding: ONNX Runtime's thread pool against one thread\n\n"
+        f"{platform.platform()}, "
         f"{os.cpu_count()} CPUs (shared), python {platform.python_version()}; "
         f"`python benchmarks/embed_threads.py --queries {args.queries} --passages "
         f"{args.passages} --busy {args.busy}` ({args.busy} busy-looping processes added); "

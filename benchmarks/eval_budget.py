@@ -20,7 +20,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from evals.datasets import load_dataset
 from evals.metrics import summarize
-from evals.runner import compare_retrieval, run_dataset
+from evals.run_threads import compare_retrieval
+from evals.runner import run_dataset
 
 HEADER = (
     "| dataset | max steps | EM | F1 | accuracy | grounded | retrieval recall | single-shot BM25 "

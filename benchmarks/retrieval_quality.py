@@ -19,8 +19,8 @@ on the command line (`retrieval_tasks`):
 3. the agent's retrieval recall (supporting documents retrieved at any step) with each
    retriever at the same budget (same k, same max steps, the offline policy), on the held-out
    hotpotqa-dev-test questions, through `run_dataset(..., index=...)`;
-4. query embedding on torch's default thread pool against one thread (what
-   `tools/embeddings.py` does for a query), and bulk throughput both ways (`embed_threads`).
+4. query embedding on ONNX Runtime's default thread pool against one thread (what
+   `tools/onnx_embed.py` does for a query), and bulk throughput both ways (`embed_threads`).
 
 The load average is recorded before and after: the machine is shared, so compare ratios.
 Anchors (BEIR, Thakur et al. 2021): BM25 nDCG@10 on HotpotQA is 0.603.
@@ -65,9 +65,9 @@ from tune_fusion import linear_weight  # noqa: E402
 
 from tools.bm25 import BM25  # noqa: E402
 from tools.dense import DenseIndex, top_indices  # noqa: E402
-from tools.embeddings import default_embeddings  # noqa: E402
 from tools.expand import expand_query  # noqa: E402
 from tools.hybrid import ALPHA, code_alpha, convex, fuse, normalized, rrf  # noqa: E402
+from tools.onnx_embed import default_embeddings  # noqa: E402
 from tools.query_codes import code_share  # noqa: E402
 from tools.retrievers import IndexedCorpus  # noqa: E402
 
@@ -193,10 +193,11 @@ def agent_recall(indexed: IndexedCorpus, limit: int) -> list[tuple[str, float, f
     from evals.datasets.loader import load_dataset
     from evals.metrics import micro_recall
     from evals.runner import run_dataset
+    from tools.search_settings import RETRIEVERS
 
     dataset = load_dataset("hotpotqa-dev-test")
     rows = []
-    for retriever in ("bm25", "dense", "hybrid"):
+    for retriever in RETRIEVERS:
         chosen = IndexedCorpus(indexed.corpus, indexed.bm25, indexed.dense, retriever)
         records = run_dataset(
             dataset,
@@ -276,7 +277,7 @@ def paired_table(results: list[tuple[Task, Measured]]) -> list[str]:
 
 
 def thread_table(task: Task, encoder: object, queries: int = 60, passages: int = 128) -> str:
-    """Query embedding on torch's pool against one thread, on the first task's texts."""
+    """Query embedding on ONNX Runtime's pool against one thread, on the first task's texts."""
     from embed_threads import compare
     from embed_threads import render as render_threads
 

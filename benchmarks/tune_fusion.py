@@ -48,9 +48,9 @@ from corpora import Corpus  # noqa: E402
 from evals.datasets.loader import load_dataset  # noqa: E402
 from tools.bm25 import BM25  # noqa: E402
 from tools.dense import DenseIndex, top_indices  # noqa: E402
-from tools.embeddings import default_embeddings  # noqa: E402
 from tools.expand import expand_query  # noqa: E402
 from tools.hybrid import ALPHA, convex, normalized, rrf  # noqa: E402
+from tools.onnx_embed import default_embeddings  # noqa: E402
 from tools.query_codes import code_share  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "tune_fusion.md"

@@ -35,6 +35,12 @@ class Block:
 MAX_LEVEL = 4
 """Headings deeper than this count as this level."""
 
+MAX_DEPTH = 32
+"""Quotes, list items and directives nested deeper than this are read as one paragraph.
+
+This bounds the work of a hostile file (5,000 nested block quotes or directives) to a
+constant times its length, and keeps the readers far from Python's recursion limit."""
+
 VERSION_NOTES = {
     "versionadded": "New in version {}.",
     "versionchanged": "Changed in version {}.",
@@ -142,3 +148,8 @@ def directive_blocks(
     if kind == "code":
         return code_block(inner)
     return prose_block(lead_text(name, argument)) + read(dedent(inner))
+
+
+def flat(lines: list[str]) -> list[Block]:
+    """Lines nested past `MAX_DEPTH`: one paragraph of their text."""
+    return prose_block(" ".join(line.strip() for line in lines))

@@ -13,11 +13,11 @@ has ids ``path#1``, ``path#2``, ...
 A folder never fails for one bad file: a file is skipped with one of `SKIP_REASONS` (other
 suffixes, empty, unreadable, not UTF-8, not a regular file such as a named pipe, which is never
 opened; a link whose target lies outside the folder, which is never read; a name that cannot
-be a passage id, with square brackets, control characters or surrounding spaces). A file nested
-too deeply to parse (a PDF whose content stream nests arrays 100,000 deep, markup indented level
-within level) is "unreadable", never a `RecursionError`. The summary names the links and the bad
-names it skipped. Hidden files and folders (``.git``) are ignored without a word; links to
-folders are not followed.
+be a passage id, with square brackets, control characters or surrounding spaces). The summary
+names the links and the bad names it skipped. A file nested too deeply to parse (a PDF whose
+content stream nests arrays 100,000 deep) is "unreadable", never a `RecursionError`; markup
+nested past `corpora.blocks.MAX_DEPTH` levels is read as plain paragraphs. Hidden files and
+folders (``.git``) are ignored without a word; links to folders are not followed.
 """
 
 from __future__ import annotations

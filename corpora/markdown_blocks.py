@@ -15,11 +15,13 @@ import re
 
 from corpora.blocks import (
     LIST_ITEM,
+    MAX_DEPTH,
     MAX_LEVEL,
     Block,
     code_block,
     dedent,
     directive_blocks,
+    flat,
     prose_block,
 )
 from corpora.rst_blocks import rst_blocks
@@ -39,8 +41,10 @@ def markdown_blocks(text: str) -> list[Block]:
     return _read(text.splitlines())
 
 
-def _read(lines: list[str]) -> list[Block]:
-    """Read `lines` into blocks (see the module docstring)."""
+def _read(lines: list[str], depth: int = 0) -> list[Block]:
+    """Read `lines` into blocks (see the module docstring); `depth`: directives around them."""
+    if depth > MAX_DEPTH:
+        return flat(lines)
     blocks: list[Block] = []
     paragraph: list[str] = []
     in_list = after_blank = False
@@ -55,7 +59,7 @@ def _read(lines: list[str]) -> list[Block]:
             continue
         if fence and (fence.group(1)[0] != ":" or fence.group(2).startswith("{")):
             blocks += prose_block(" ".join(paragraph))
-            paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks)
+            paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks, depth)
             continue
         if line.startswith(_INDENTED) and not paragraph and not in_list:
             end = i
@@ -86,20 +90,22 @@ def _read(lines: list[str]) -> list[Block]:
     return blocks + prose_block(" ".join(paragraph))
 
 
-def _fenced(lines: list[str], i: int, marker: str, info: str, blocks: list[Block]) -> int:
+def _fenced(
+    lines: list[str], i: int, marker: str, info: str, blocks: list[Block], depth: int
+) -> int:
     """Read the fenced block opening at `i` into `blocks`; the line after its closing fence.
 
     A directive fence opened inside it with the same character (``:::{note}`` in a
     ``:::{glossary}``) takes the next closing fence, so nested directives close in order.
     """
-    end, depth = i + 1, 0
+    end, nested = i + 1, 0
     while end < len(lines):
         if _closes(lines[end], marker):
-            if depth == 0:
+            if nested == 0:
                 break
-            depth -= 1
+            nested -= 1
         elif (opener := _FENCE.match(lines[end])) and opener.group(1)[0] == marker[0]:
-            depth += opener.group(2).startswith("{")  # a directive nested in this one
+            nested += opener.group(2).startswith("{")  # a directive nested in this one
         end += 1
     body = dedent(lines[i + 1 : end])
     directive = _DIRECTIVE.match(info)
@@ -110,7 +116,7 @@ def _fenced(lines: list[str], i: int, marker: str, info: str, blocks: list[Block
     if name.lower() == "eval-rst":
         blocks += rst_blocks("\n".join(body))
     else:
-        blocks += directive_blocks(name, argument, body, _read)
+        blocks += directive_blocks(name, argument, body, lambda inner: _read(inner, depth + 1))
     return end + 1
 
 

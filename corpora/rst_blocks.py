@@ -17,11 +17,13 @@ import re
 
 from corpora.blocks import (
     LIST_ITEM,
+    MAX_DEPTH,
     MAX_LEVEL,
     Block,
     code_block,
     dedent,
     directive_blocks,
+    flat,
     prose_block,
 )
 
@@ -36,8 +38,10 @@ def rst_blocks(text: str) -> list[Block]:
     return _read(text.splitlines(), titles=[])
 
 
-def _read(lines: list[str], titles: list[str] | None) -> list[Block]:
+def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Block]:
     """Read `lines` (at indent 0); `titles` collects title styles, None inside a body."""
+    if depth > MAX_DEPTH:
+        return flat(lines)
     blocks: list[Block] = []
     i = 0
     while i < len(lines):
@@ -55,11 +59,11 @@ def _read(lines: list[str], titles: list[str] | None) -> list[Block]:
             blocks.append(Block("heading", text, min(titles.index(style) + 1, MAX_LEVEL)))
         elif line[0] in " \t":  # a block quote
             end = _body_end(lines, i - 1)
-            blocks += _read(dedent(lines[i:end]), None)
+            blocks += _read(dedent(lines[i:end]), None, depth + 1)
             i = end
         elif stripped == ".." or stripped.startswith(".. "):
             end = _body_end(lines, i)
-            blocks += _explicit(stripped[2:].strip(), lines[i + 1 : end])
+            blocks += _explicit(stripped[2:].strip(), lines[i + 1 : end], depth)
             i = end
         elif stripped.startswith(">>>"):
             end = _paragraph_end(lines, i)
@@ -76,14 +80,14 @@ def _read(lines: list[str], titles: list[str] | None) -> list[Block]:
                 rest[width:] if not rest[:width].strip() else rest.lstrip()
                 for rest in lines[i + 1 : end]
             ]
-            blocks += _read([line[width:], *body], None)
+            blocks += _read([line[width:], *body], None, depth + 1)
             i = end
         else:
-            i = _paragraph(lines, i, blocks, titles is not None)
+            i = _paragraph(lines, i, blocks, titles is not None, depth)
     return blocks
 
 
-def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool) -> int:
+def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool, depth: int) -> int:
     """Read the paragraph at `i` (a definition's body, a literal block after it); the next i."""
     end = _paragraph_end(lines, i, titles)
     text = " ".join(line.strip() for line in lines[i:end])
@@ -94,7 +98,7 @@ def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool) -> i
     blocks += prose_block(text)
     if end < len(lines) and lines[end].strip() and lines[end][0] in " \t":  # a definition
         body_end = _body_end(lines, end - 1)
-        blocks += _read(dedent(lines[end:body_end]), None)
+        blocks += _read(dedent(lines[end:body_end]), None, depth + 1)
         return body_end
     if not literal:
         return end
@@ -108,15 +112,17 @@ def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool) -> i
     return end
 
 
-def _explicit(content: str, body: list[str]) -> list[Block]:
+def _explicit(content: str, body: list[str], depth: int) -> list[Block]:
     """What an explicit markup block leaves: a directive's body by its kind, else nothing."""
     if content.startswith("[") and "]" in content:  # a footnote or citation: its text
-        return _read([content.split("]", 1)[1].strip(), *dedent(body)], None)
+        return _read([content.split("]", 1)[1].strip(), *dedent(body)], None, depth + 1)
     directive = _DIRECTIVE.match(content)
     if directive is None:  # a comment, a label or link target, a substitution definition
         return []
     name, argument = directive.group(1), directive.group(2) or ""
-    return directive_blocks(name, argument, dedent(body), lambda inner: _read(inner, None))
+    return directive_blocks(
+        name, argument, dedent(body), lambda inner: _read(inner, None, depth + 1)
+    )
 
 
 def _title_at(lines: list[str], i: int) -> tuple[str, str, int] | None:

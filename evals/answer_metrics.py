@@ -72,11 +72,18 @@ def best(
     return max((metric(answer, gold) for gold in golds), default=0.0)
 
 
-def answer_scores(answer: str | None, golds: Iterable[str]) -> dict[str, float]:
-    """``em``, ``f1`` and ``contains_word`` of `answer`, each the best over `golds`."""
+def answer_scores(
+    answer: str | None, golds: Iterable[str], short_answer: str | None = None
+) -> dict[str, float]:
+    """``em``, ``f1`` and ``contains_word`` of a result, each the best over `golds`.
+
+    EM and F1 score `short_answer` when there is one, else `answer`; containment always scores
+    `answer` (the sentence holds the gold answer or not).
+    """
     accepted = list(golds)
+    short = short_answer if short_answer else answer
     return {
-        "em": best(exact_match, answer, accepted),
-        "f1": best(token_f1, answer, accepted),
+        "em": best(exact_match, short, accepted),
+        "f1": best(token_f1, short, accepted),
         "contains_word": best(contains_word, answer, accepted),
     }

@@ -76,6 +76,8 @@ class RunRecord(TypedDict):
     """The question text."""
     answer: str | None
     """The run's final answer; None when it stopped without one."""
+    short_answer: NotRequired[str | None]
+    """The run's short answer (what EM and F1 score when set)."""
     citations: list[str]
     """Cited document ids that the run actually retrieved."""
     unsupported: list[str]
@@ -104,6 +106,10 @@ class RunRecord(TypedDict):
     """1.0 when the answer holds an accepted answer as whole words."""
     grounded: float
     """Share of the answer's content words found in the passages it cites (0 citing nothing)."""
+    support: NotRequired[float]
+    """Share of the question's idf weight the cited passages cover."""
+    confident: NotRequired[bool]
+    """Whether the run's answer cleared the support bar (or was computed)."""
     tokens: NotRequired[int | None]
     """Total tokens the model reported for the run; absent or None when it reported none."""
     tool_calls: NotRequired[list[str]]
@@ -219,7 +225,10 @@ def evaluate(
     recall = micro_recall((r["citations"] for r in results), (q[2] for q in questions))
     unsupported = sum(bool(r["unsupported"]) for r in results)
     steps = sum(int(r["steps"]) for r in results)
-    scores = [answer_scores(r["answer"], q[1]) for r, q in zip(results, questions, strict=True)]
+    scores = [
+        answer_scores(r["answer"], q[1], r.get("short_answer"))
+        for r, q in zip(results, questions, strict=True)
+    ]
     return {
         "accuracy": correct / n,
         "citation_recall": recall,
@@ -251,7 +260,7 @@ def make_record(
     """
     _check_result(f"the result for question {question.id!r}", result)
     seen = list(dict.fromkeys(retrieved))
-    scores = answer_scores(result["answer"], question.answers)
+    scores = answer_scores(result["answer"], question.answers, result.get("short_answer"))
     correct = is_correct(result["answer"], question.answers, question.must_contain)
     if getattr(question, "unanswerable", False):
         correct = result["answer"] is None
@@ -260,6 +269,7 @@ def make_record(
         "question_id": question.id,
         "question": question.question,
         "answer": result["answer"],
+        "short_answer": result.get("short_answer"),
         "citations": list(result["citations"]),
         "unsupported": list(result["unsupported"]),
         "retrieved": seen,
@@ -274,6 +284,8 @@ def make_record(
         "f1": scores["f1"],
         "contains_word": scores["contains_word"],
         "grounded": float(result.get("grounded") or 0.0),
+        "support": float(result.get("support") or 0.0),
+        "confident": bool(result.get("confident", result["answer"] is not None)),
     }
     if tokens is not None:
         record["tokens"] = int(tokens)

@@ -35,7 +35,7 @@ from evals.report_data import (
 )
 from evals.report_files import write_file
 from evals.report_html import render_html
-from evals.runner import (
+from evals.run_threads import (
     RetrievalComparison,
     compare_retrieval,
     read_thread,

@@ -20,7 +20,7 @@ from evals.report_data import (
     metrics_for,
     settings_of,
 )
-from evals.runner import RetrievalComparison, record_error
+from evals.run_threads import RetrievalComparison, record_error
 
 REPORT_CSS = """
 :root { --ink:#1d232b; --muted:#5f6b7a; --line:#dfe3e8; --bg:#f6f7f9; --card:#fff;

@@ -11,9 +11,10 @@ The flow is added as a subgraph node, so an escalation inside it (``interrupt()`
 router's thread too, and ``Command(resume=...)`` on the router's thread resumes the flow where
 it stopped. The agent runs inside ``ask_agent`` with the run's ``Context`` (model, budget).
 
-``build_router(checkpointer=None)`` is the factory; ``make_router`` is the one ``langgraph.json``
-names (no checkpointer: the server attaches its own). ``graph.app.router_runs`` drives it from
-Python with a plain result dict. Importing this module builds nothing.
+``build_router(checkpointer=None)`` is the factory; ``graph.app.served.make_router``, the one
+``langgraph.json`` names, calls it without one (the server attaches its own).
+``graph.app.router_runs`` drives it from Python with a plain result dict. Importing this
+module builds nothing.
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ from typing_extensions import TypedDict
 from corpora.field_service import VARIANT_RE
 from graph.agent.budget import (
     DEFAULT_MAX_STEPS,
-    LEAST_RECURSION_LIMIT,
-    LIMIT_RULE,
     recursion_limit_for,
     router_limit,
 )
@@ -212,19 +211,14 @@ def build_router(
     builder.add_edge("record_flow_result", END)
     builder.add_edge(AGENT_NODE, END)
     compiled = builder.compile(checkpointer=checkpointer, name=name)
-    rule = f"the agent needs {LIMIT_RULE}, the flow {FLOW_RECURSION_LIMIT}"
-    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=rule)
+    rule = f"the flow it may call needs {FLOW_RECURSION_LIMIT}; the agent runs under its own"
+    return checked(compiled, least_limit=FLOW_RECURSION_LIMIT, limit_rule=rule)
 
 
 def router_config(thread_id: str, max_steps: int = DEFAULT_MAX_STEPS) -> RunnableConfig:
     """The run config for a router thread: room for the longer of the flow and the agent."""
     limit = router_limit(FLOW_RECURSION_LIMIT, max_steps)
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
-
-
-def make_router() -> RouterGraph:
-    """The router ``langgraph.json`` serves: real tools, model per run, no checkpointer."""
-    return build_router()
 
 
 __all__ = [
@@ -235,7 +229,6 @@ __all__ = [
     "agent_outcome",
     "build_router",
     "choose_route",
-    "make_router",
     "record_flow_result",
     "route_after_request",
     "route_request",

@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from evals.answer_metrics import contains_word, exact_match, normalize_answer, token_f1
+from evals.answer_metrics import (
+    answer_scores,
+    contains_word,
+    exact_match,
+    normalize_answer,
+    token_f1,
+)
 from evals.datasets import Question
 from evals.metrics import evaluate, make_record, summarize
 
@@ -102,3 +108,13 @@ def test_hotpotqa_style_tables_lead_with_em_f1_and_retrieval_the_seed_ones_with_
     assert hotpot[:4] == ["n", "em", "f1", "retrieval_recall"]
     assert seed[:2] == ["n", "accuracy"]
     assert sorted(hotpot) == sorted(seed) and {"em", "f1", "contains_word", "grounded"} <= set(seed)
+
+
+def test_em_and_f1_score_the_short_answer_and_containment_the_sentence() -> None:
+    sentence = "The Lantern Bridge was designed by Ida Marr in 1931."
+    scores = answer_scores(sentence, ["Ida Marr"], short_answer="Ida Marr")
+    assert scores == {"em": 1.0, "f1": 1.0, "contains_word": 1.0}
+    without = answer_scores(sentence, ["Ida Marr"])
+    assert without["em"] == 0.0 and without["contains_word"] == 1.0 and without["f1"] < 1.0
+    wrong = answer_scores(sentence, ["Ida Marr"], short_answer="1931")
+    assert wrong["em"] == 0.0 and wrong["contains_word"] == 1.0

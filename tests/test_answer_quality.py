@@ -79,6 +79,13 @@ def test_right_means_a_gold_answer_held_and_for_unanswerable_a_decline() -> None
     sentence = "Buckets are not sealed."
     assert is_right(yes_no, {"answer": sentence, "short_answer": "no"})
     assert not is_right(yes_no, {"answer": sentence, "short_answer": "Yes"})  # contradicts
+    # the bare "no" of a yes/no gold does not count inside a sentence ("not" holds it)
+    assert not is_right(yes_no, {"answer": "Kilns are not fired on Sundays."})
+    assert is_right(yes_no, {"answer": "Nope.", "short_answer": "no"})
+    assert is_right(yes_no, {"answer": "No"})  # a bare answer that is the gold word
+    # gold answers count as whole words: "1" is not in "10 bar"
+    assert not is_right(q(answers=("1",)), {"answer": "It holds 10 bar."})
+    assert is_right(q(answers=("1",)), {"answer": "It exits with code 1."})
 
 
 def test_score_counts_each_figure_on_its_own_denominator() -> None:

@@ -232,7 +232,8 @@ def test_importing_any_module_builds_nothing(tmp_path: Path) -> None:
 def test_the_import_spy_sees_a_graph_being_built(tmp_path: Path) -> None:
     script = IMPORT_EVERYTHING.replace(
         "importlib.import_module(name)",
-        "importlib.import_module(name); importlib.import_module('graph.agent.graph').make_graph()",
+        "importlib.import_module(name); import asyncio; "
+        "asyncio.run(importlib.import_module('graph.app.served').make_graph())",
     )
-    seen = import_in_fresh_python(script, ["graph.agent.graph"], tmp_path / "home")
-    assert "graph.agent.graph ['bm25 index'" in seen and "'graph'" in seen
+    seen = import_in_fresh_python(script, ["graph.app.served"], tmp_path / "home")
+    assert "graph.app.served ['bm25 index'" in seen and "'graph'" in seen

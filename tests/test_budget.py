@@ -67,11 +67,12 @@ def test_the_limits_follow_from_the_step_formula() -> None:
     assert budget.router_limit(20, 4) == 23 and budget.router_limit(2, 4) == 12
 
 
-def test_the_flow_names_its_own_limit_when_refusing_a_tiny_one() -> None:
+@pytest.mark.parametrize("limit", [1, 2, RECURSION_LIMIT - 1])
+def test_the_flow_names_its_own_limit_when_refusing_a_tiny_one(limit: int) -> None:
     with pytest.raises(ValueError) as error:
-        build_flow().invoke({"request": "AC-250-A leaking"}, {"recursion_limit": 1})
+        build_flow().invoke({"request": "AC-250-A leaking"}, {"recursion_limit": limit})
     message = str(error.value)
-    assert "at least 2" in message and f"the flow runs under {RECURSION_LIMIT}" in message
+    assert f"at least {RECURSION_LIMIT} (the flow's longest run needs {RECURSION_LIMIT})" in message
     assert "agent" not in message
 
 

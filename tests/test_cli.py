@@ -90,8 +90,8 @@ def test_ask_json_prints_exactly_the_result_keys(agent_home: Path) -> None:
     assert len(lines) == 1
     result = json.loads(lines[0])
     assert list(result) == [
-        *("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded"),
-        "thread_id",
+        *("answer", "short_answer", "citations", "unsupported", "steps", "stopped"),
+        *("grounded", "ungrounded", "support", "confident", "thread_id"),
     ]
     assert result["citations"] == ["pol-1"] and result["unsupported"] == []
     assert result["grounded"] == 1.0 and result["ungrounded"] is False
@@ -125,15 +125,18 @@ def test_ask_with_a_corpus_adds_a_search_tool_and_answers_from_it(
 def test_ask_max_steps_and_thread(agent_home: Path) -> None:
     question = "Who leads the team that owns the Atlas scheduler?"
     stopped = json.loads(ok("ask", question, "--max-steps", "1", "--json", "--thread", "t-x1")[0])
-    # one step leaves no room to search and answer: the policy says so instead of stopping
+    # one step leaves no room to search and answer: the policy declines instead of stopping
     assert stopped == {
-        "answer": "I had no step left to search, so I cannot answer from the documents.",
+        "answer": None,
+        "short_answer": None,
         "citations": [],
         "unsupported": [],
         "steps": 1,
-        "stopped": "answer",
+        "stopped": "no_answer",
         "grounded": 0.0,
-        "ungrounded": True,
+        "ungrounded": False,
+        "support": 0.0,
+        "confident": False,
         "thread_id": "t-x1",
     }
     reused = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])

@@ -15,14 +15,15 @@ from graph.app.session import Session
 from tools import embeddings
 from tools.bm25 import BM25
 from tools.dense import DenseIndex
-from tools.embeddings import EmbeddingError, default_embeddings, verify_model
+from tools.embeddings import EmbeddingError, verify_model
 from tools.expand import expand_query
 from tools.hybrid import ALPHA, NORMALIZATION, NORMALIZATIONS, HybridSearch, normalized, rrf
 from tools.index_build import build_index
+from tools.onnx_embed import OnnxEmbeddings, default_embeddings
 from tools.retrievers import index_corpus
 from tools.search import make_search_tool
 
-pytest.importorskip("sentence_transformers", reason="the [dense] extra is not installed")
+pytest.importorskip("onnxruntime", reason="the [dense] extra is not installed")
 
 PASSAGES = [
     ("p1", "The Falcon bicycle has a carbon frame and weighs 7 kilograms."),
@@ -44,7 +45,7 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def encoder() -> embeddings.MiniLMEmbeddings:
+def encoder() -> OnnxEmbeddings:
     return default_embeddings()
 
 
@@ -172,11 +173,14 @@ def test_hybrid_tool_shows_fused_score_and_keeps_both(encoder, corpus: Corpus) -
 def test_tampered_model_is_refused_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = embeddings.model_dir() / "model.safetensors"
+    real = embeddings.model_dir()
     fake = tmp_path / "model"
-    fake.mkdir()
-    data = bytearray(real.read_bytes()[:4096])
+    for name in embeddings.MODEL_FILES:  # the genuine files, but for the weights
+        (fake / name).parent.mkdir(parents=True, exist_ok=True)
+        (fake / name).symlink_to(real / name)
+    data = bytearray((real / "model.safetensors").read_bytes()[:4096])
     data[100] ^= 0xFF
+    (fake / "model.safetensors").unlink()
     (fake / "model.safetensors").write_bytes(bytes(data))
     with pytest.raises(EmbeddingError, match="refusing to load it"):
         verify_model(fake)

@@ -73,3 +73,30 @@ def test_the_generated_dockerfile_copies_no_venv_or_local_state(tmp_path: Path) 
         assert ignored(path, patterns), f"{path} would be copied into the image"
     for path in KEPT_IN:
         assert not ignored(path, patterns), f"{path} would be missing from the image"
+
+
+@pytest.mark.slow
+def test_the_deploy_config_carries_saved_indexes_and_the_dense_extra(tmp_path: Path) -> None:
+    import tomllib
+
+    cli = Path(sys.executable).parent / "langgraph"
+    env = {**os.environ, "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+    dockerfile = tmp_path / "Dockerfile"
+    subprocess.run(
+        [str(cli), "dockerfile", "-c", str(ROOT / "langgraph.deploy.json"), str(dockerfile)],
+        cwd=ROOT, env=env, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    lines = dockerfile.read_text().splitlines()
+    deploy = json.loads((ROOT / "langgraph.deploy.json").read_text())
+    served = json.loads((ROOT / "langgraph.json").read_text())
+    assert deploy["graphs"] == served["graphs"]  # the same graphs, only the image differs
+    copy = lines.index("COPY deploy/indexes /srv/agent/indexes")
+    assert lines.index('ARG AGENT_CORPORA=""') < copy
+    assert lines[copy + 1] == "ENV AGENT_HOME=/srv/agent AGENT_CORPORA=${AGENT_CORPORA}"
+    install = next(line for line in lines if line.startswith("RUN pip install --no-cache-dir '"))
+    dense = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = dense["optional-dependencies"]["dense"]
+    assert re.findall(r"'([^']+)'", install) == wanted  # the [dense] extra, as pyproject says
+    added = next(i for i, line in enumerate(lines) if line.startswith("ADD . /deps/"))
+    assert copy < added  # the indexes are in the image before the project is installed
+    assert not ignored("deploy/indexes/kb/manifest.json", dockerignore())

@@ -93,6 +93,6 @@ def test_a_poisoned_passage_is_never_the_cited_answer(injection: str) -> None:
             "k6": "The Marlow fan has three speeds and a timer.",
         },
     )
-    assert "lifetime" not in state["answer"].lower()
-    assert "k9" not in state["citations"]
-    assert state["citations"] == ["k1"]
+    assert "k9" not in state["citations"] and state["citations"] in ([], ["k1"])
+    # the honest passage does not say "lifetime": the answer quotes it, or the policy declines
+    assert state["answer"] is None or "lifetime" not in state["answer"].lower()

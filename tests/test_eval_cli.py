@@ -188,3 +188,20 @@ def test_bad_options_give_one_line_errors(
     assert stderr.startswith(message), stderr
     assert len(stderr.strip().splitlines()) == 1
     assert stdout == ""
+
+
+def test_eval_server_that_is_not_there_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    argv = ("eval", "--dataset", "notes", "--server", url, "--out", str(tmp_path / "r"))
+    code, out, err = run_cli(list(argv), capsys)
+    assert code == 1 and out == ""
+    assert err.startswith(f"error: cannot reach a LangGraph server at {url}: ")
+    assert len(err.splitlines()) == 1
+    code, _, err = run_cli(["eval", "--dataset", "notes", "--assistant", "agent"], capsys)
+    assert code == 2 and "--assistant needs --server" in err

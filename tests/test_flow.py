@@ -135,7 +135,7 @@ def test_the_graph_is_generated_from_the_table() -> None:
         ("part", "stock"), ("part", "escalate"),
         ("stock", "compose"), ("stock", "escalate"),
         ("compose", "__end__"),
-        ("escalate", "part"), ("escalate", "__end__"),
+        ("escalate", "part"), ("escalate", "escalate"), ("escalate", "__end__"),
     }  # fmt: skip
     assert flow.checkpointer is None
     assert flow.name == "flow"
@@ -260,6 +260,7 @@ def test_build_flow_tool_overrides() -> None:
 
 def test_run_config_passes_the_recursion_limit_and_it_is_tight() -> None:
     from langgraph.errors import GraphRecursionError
+    from langgraph.graph.state import CompiledStateGraph
 
     assert flow_config("t") == {"configurable": {"thread_id": "t"}, "recursion_limit": 7}
     assert RECURSION_LIMIT == len(STAGES) + 1
@@ -268,8 +269,10 @@ def test_run_config_passes_the_recursion_limit_and_it_is_tight() -> None:
     slow = build_flow({"check_availability": stock}, checkpointer=InMemorySaver())
     assert slow.invoke({"request": CLEAR}, flow_config("s"))["__interrupt__"]
     tight = {**flow_config("t"), "recursion_limit": RECURSION_LIMIT - 1}
-    with pytest.raises(GraphRecursionError):
-        graph.invoke({"request": CLEAR}, tight)
+    with pytest.raises(GraphRecursionError):  # the graph itself, unchecked, needs every step
+        list(CompiledStateGraph.stream(graph, {"request": CLEAR}, tight))
+    with pytest.raises(ValueError, match="at least 7 .the flow's longest run needs 7., got 6"):
+        graph.invoke({"request": CLEAR}, tight)  # so the checked graph refuses it up front
 
 
 # -- the happy path and the stage log --------------------------------------------------------
@@ -667,7 +670,7 @@ def test_no_part_fits_escalates_and_never_substitutes(saver: BaseCheckpointSaver
         ("F-999", "unknown fault code F-999"),
         ("F-111", "does not occur on the AC-250 family"),
         ("banana", "is not a fault code like F-109"),
-        (42, "cannot act on a int"),
+        (42, "cannot act on 42 (int)"),
         ({"action": "reopen"}, "cannot act on"),
         ({"fault_code": 109}, "fault_code must be a string"),
         ({"action": "close", "note": 3}, "note must be a string"),

@@ -20,7 +20,7 @@ from tools.finish import finish as our_finish
 pytestmark = pytest.mark.server
 QUESTION = "Who founded the Marrow Collective?"
 FOUNDER = "Odalys Brenn"
-"""The short answer: the test server's passage says the collective was founded by her."""
+"""The founder the test server's passage names (the answer quotes that passage)."""
 
 
 def tools_of(session: Session) -> dict[str, Any]:
@@ -39,9 +39,9 @@ def test_agent_answers_with_a_stdio_mcp_search_tool_and_cites_its_ids(mode: str)
         result = session.ask(QUESTION)
         assert isinstance(tools_of(session)["lookup_archive"], MCPSearchTool)
     assert result["stopped"] == "answer"
-    assert result["answer"] == FOUNDER
-    assert result["citations"] == ["zk-2"] and result["unsupported"] == []
-    assert "zk-2" in result["retrieved"]["lookup_archive"]
+    assert FOUNDER in result["answer"]
+    assert result["citations"] == ["quill-archive:zk-2"] and result["unsupported"] == []
+    assert "quill-archive:zk-2" in result["retrieved"]["lookup_archive"]
 
 
 def test_agent_answers_with_an_http_mcp_server(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_agent_answers_with_an_http_mcp_server(tmp_path: Path) -> None:
     command, port = quill_http(log)
     with http_server(command, port, log) as url, Session(InMemorySaver(), mcp=[url]) as session:
         result = session.ask(QUESTION)
-    assert result["answer"] == FOUNDER and result["citations"] == ["zk-2"]
+    assert FOUNDER in result["answer"] and result["citations"] == ["quill-archive:zk-2"]
 
 
 def test_search_results_reach_a_model_fenced_as_documents() -> None:
@@ -57,11 +57,11 @@ def test_search_results_reach_a_model_fenced_as_documents() -> None:
         result = session.ask(QUESTION)
         messages = session.messages(result["thread_id"])
     view = [m for m in model_view(messages) if isinstance(m, ToolMessage)]
-    assert '<document id="zk-2" source="quill-archive">' in str(view[0].content)
+    assert '<document id="quill-archive:zk-2" source="quill-archive">' in str(view[0].content)
 
 
 def test_remote_names_never_shadow_ours() -> None:
-    with Session(InMemorySaver(), mcp=[quill_spec("shadow")]) as session:
+    with Session(InMemorySaver(), mcp=[quill_spec("shadow")], builtins=True) as session:
         tools = tools_of(session)
         assert tools["finish"] is our_finish
         assert tools["calculator"].name == "calculator" and not isinstance(
@@ -126,7 +126,7 @@ def test_a_server_that_dies_mid_call_is_an_error_observation() -> None:
     with Session(InMemorySaver(), builtins=False, mcp=[quill_spec("die")]) as session:
         result = session.ask(QUESTION)
         errors = [m for m in tool_messages(session, result["thread_id"]) if m.status == "error"]
-    assert result["stopped"] == "answer" and result["citations"] == []
+    assert result["stopped"] == "no_answer" and result["citations"] == []  # nothing to cite
     assert errors and "closed" in str(errors[0].content)
     assert "\n" not in str(errors[0].content)
 
@@ -138,7 +138,7 @@ def test_a_hanging_server_times_out_into_an_error_observation(
     with Session(InMemorySaver(), builtins=False, mcp=[quill_spec("hang")]) as session:
         result = session.ask(QUESTION)
         errors = [m for m in tool_messages(session, result["thread_id"]) if m.status == "error"]
-    assert result["stopped"] == "answer"
+    assert result["stopped"] == "no_answer" and result["citations"] == []
     assert errors and "no answer within 1 s (AGENT_MCP_TIMEOUT)" in str(errors[0].content)
 
 
@@ -176,7 +176,7 @@ def test_ask_with_mcp_on_the_command_line(
 ) -> None:
     code, out, err = run_cli(capsys, "ask", QUESTION, "--mcp", quill_spec())
     assert code == 0, err
-    assert "Action: lookup_archive(" in out and "CITATIONS: zk-2" in out
+    assert "Action: lookup_archive(" in out and "CITATIONS: quill-archive:zk-2" in out
     assert "(2 steps, 1 retrieval)" in out
 
 

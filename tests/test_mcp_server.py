@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_helpers import http_server, project_http
 from server_utils import ROOT
 
-from graph.cli.mcp import is_loopback
+from graph.mcp_io.serving import is_loopback
 
 pytestmark = pytest.mark.server
 
@@ -87,7 +87,15 @@ def check(results: dict[str, Any]) -> None:
 def test_stdio_server_listed_and_called_by_the_sdk_client(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "graph", "mcp", "serve", "--corpus", f"ferries={corpus_file(tmp_path)}"],
+        args=[
+            "-m",
+            "graph",
+            "mcp",
+            "serve",
+            "--corpus",
+            f"ferries={corpus_file(tmp_path)}",
+            "--builtins",
+        ],
         cwd=str(ROOT),
     )
 
@@ -100,7 +108,7 @@ def test_stdio_server_listed_and_called_by_the_sdk_client(tmp_path: Path) -> Non
 
 def test_http_server_listed_and_called_by_the_sdk_client(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    command, port = project_http(log, "--corpus", f"ferries={corpus_file(tmp_path)}")
+    command, port = project_http(log, "--corpus", f"ferries={corpus_file(tmp_path)}", "--builtins")
 
     async def main(url: str) -> dict[str, Any]:
         async with (

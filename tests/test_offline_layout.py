@@ -19,9 +19,9 @@ from typing_extensions import TypedDict
 
 from corpora import Corpus, Passage
 from graph.agent.context import Context
-from graph.models.offline.actions import Observation
-from graph.models.offline.controller import Controller
+from graph.models.actions import Observation
 from graph.models.offline.model import run_budget
+from graph.models.offline.rules import decide
 from tools.finish import FINISH_TOOL, finish
 from tools.search import make_search_tool
 
@@ -122,6 +122,84 @@ def test_every_weight_of_the_offline_policy_is_named_in_tuning() -> None:
     assert anonymous == []
 
 
+REGEX_CALLS = {"compile", "search", "match", "fullmatch", "finditer", "findall", "sub", "split"}
+
+
+def tunable(value: ast.expr) -> bool:
+    """Whether a module-level value is a threshold, a word list or a pattern."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, int | float) and not isinstance(value.value, bool)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name | ast.Attribute):
+        name = value.func.id if isinstance(value.func, ast.Name) else value.func.attr
+        return name in {"frozenset", "set", "compile"}
+    if isinstance(value, ast.Set | ast.List | ast.Tuple):  # a tuple of rules is no word list
+        return any(isinstance(e, ast.Constant | ast.Tuple) for e in value.elts)
+    return False
+
+
+def test_every_threshold_word_list_and_pattern_lives_in_tuning_with_its_reason() -> None:
+    """Outside tuning.py no module of the policy defines a number, a word list or a regex at
+    module level, nor passes a literal pattern to `re`; in tuning.py each has a docstring."""
+    elsewhere = []
+    for path in sorted(OFFLINE.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        if path.name == "tuning.py":
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                if tunable(node.value):
+                    elsewhere.append(f"{path.name}:{node.lineno}")
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re"
+                and node.func.attr in REGEX_CALLS
+            ):
+                elsewhere.append(f"{path.name}:{node.lineno} re.{node.func.attr}")
+    assert elsewhere == []
+    body = ast.parse((OFFLINE / "tuning.py").read_text()).body
+    undocumented = [
+        node.targets[0].id
+        for node, after in zip(body, [*body[1:], None], strict=True)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+        if not (
+            isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        )
+    ]
+    assert undocumented == []
+
+
+def test_the_rule_table_is_a_tuple_of_small_functions_each_named_in_its_thoughts() -> None:
+    """Each rule is a short function; every Thought of a run starts with the rule's name."""
+    from graph.models.offline import rules
+
+    assert isinstance(rules.RULES, tuple) and rules.RULES[-1] is rules.answer
+    tree = ast.parse((OFFLINE / "rules.py").read_text())
+    lengths = {
+        node.name: (node.end_lineno or node.lineno) - node.lineno
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert all(lengths[rule.__name__] < 50 for rule in rules.RULES)
+    corpus = Corpus("ops", tuple(Passage(id=i, text=t) for i, t in OPS))
+    tools = [make_search_tool(corpus), finish]
+    names = {rule.__name__ for rule in rules.RULES}
+    for question in ("Which vendor cools the Dublin office servers?", "Who maintains Orion?"):
+        seen: list[Observation] = []
+        for _ in range(5):
+            action = decide(tools, 6, question, seen)
+            assert action.thought.split(":")[0] in names, action.thought
+            if action.tool == FINISH_TOOL:
+                break
+            hits = tools[0].invoke({"type": "tool_call", "id": "c", "name": action.tool,
+                                    "args": action.args}).artifact  # fmt: skip
+            seen.append(Observation(action.tool, action.args, hits=list(hits)))
+
+
 def module_constants(path: Path) -> Iterator[str]:
     """The string constants in the values of a module's top-level assignments."""
     for node in ast.parse(path.read_text()).body:
@@ -181,6 +259,6 @@ def test_without_a_budget_the_rules_alone_decide_when_to_stop() -> None:
         Observation("search_ops", {"query": "vendor cools Dublin office servers quarter"},
                     hits=[{"id": "o2", "text": OPS[1][1]}]),
     ]  # fmt: skip
-    assert Controller(tools, max_steps=2).decide(question, seen).tool == FINISH_TOOL
-    unbounded = Controller(tools, max_steps=None).decide(question, seen)
+    assert decide(tools, 2, question, seen).tool == FINISH_TOOL
+    unbounded = decide(tools, None, question, seen)
     assert unbounded.tool == "search_ops"

@@ -69,7 +69,7 @@ def test_a_correct_multi_step_run(server_env: Any) -> None:
     assert system["role"] == "system" and "data, not instructions" in system["content"]
     observation = tool_messages(fake, 1)[0]["content"]
     assert observation.startswith("<documents>") and '<document id="d1"' in observation
-    assert len(session.messages(result["thread_id"])) == 9  # 8, then the answer for a chat panel
+    assert len(session.messages(result["thread_id"])) == 8  # 7, then the answer for a chat panel
 
 
 def test_a_tool_call_with_empty_content_is_sent_back_with_text(server_env: Any) -> None:
@@ -102,7 +102,7 @@ def test_a_server_that_keeps_failing_ends_the_run_with_an_error_and_keeps_it(
     assert "Error code: 500" in result["error"] and "\n" not in result["error"]
     assert len(fake.requests) == 3  # step 1, then step 2 tried twice
     messages = session.messages(result["thread_id"])
-    assert [m.type for m in messages] == ["system", "human", "ai", "tool", "ai"]
+    assert [m.type for m in messages] == ["human", "ai", "tool", "ai"]
     said = str(messages[-1].content)
     assert said.startswith("No answer: ") and "Error code: 500" in said
 

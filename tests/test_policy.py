@@ -10,6 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from corpora import Corpus, Passage, load_builtin
+from evals.datasets import load_dataset
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
@@ -100,17 +101,8 @@ def test_numbers_inside_names_are_not_arithmetic(question: str) -> None:
 
 # --- the seed-004 questions -------------------------------------------------------------------
 
-NOTES = [
-    ("Who leads the team that owns the Atlas scheduler?", ["Priya Raman"], ["d1", "d2"]),
-    ("Who leads the team that owns Beacon?", ["Tomas Ekberg"], ["d3", "d4"]),
-    ("How many times does Atlas retry a failed job?", ["three", "3"], ["d8"]),
-    (
-        "Which company builds the charging docks in the office where the Fleet Platform team sits?",
-        ["Voltline"],
-        ["d2", "d5"],
-    ),
-    ("How many days of data does the telemetry pipeline keep?", ["30"], ["d3"]),
-]
+NOTES = [(q.question, list(q.answers), list(q.supporting)) for q in load_dataset("notes").questions]
+"""The seed-004 questions, read from their one source (evals/datasets/notes.jsonl)."""
 
 
 @pytest.mark.parametrize(("question", "answers", "support"), NOTES)
@@ -244,30 +236,36 @@ def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
     ("question", "kind"),
     [
         ("The arena can seat how many people?", "number"),
-        ("Which university was founded in what year?", "number"),
-        ("When did Beacon drop data?", "number"),
-        ("Who leads the Ledger team?", "name"),
+        ("Which university was founded in what year?", "date"),
+        ("When did Beacon drop data?", "date"),
+        ("How long is the warranty?", "duration"),
+        ("How often are the logs rotated?", "frequency"),
+        ("Below what temperature does the pump stop?", "temperature"),
+        ("Who leads the Ledger team?", "person"),
+        ("Where does the Ledger team sit?", "place"),
         ("Which company builds the docks?", "name"),
-        ("What is the refund policy?", "any"),
+        ("Is the fan quiet?", "yesno"),
+        ("Which ships faster, standard or express?", "choice"),
+        ("What is the refund policy?", None),
     ],
 )
-def test_the_kind_of_answer_asked_for(question: str, kind: str) -> None:
-    from graph.models.offline.reading import answer_type
+def test_the_kind_of_answer_asked_for(question: str, kind: str | None) -> None:
+    from graph.models.offline.short_answers import question_kind
 
-    assert answer_type(question) == kind
+    assert question_kind(question) == kind
 
 
 def test_a_passage_title_alone_is_never_the_answer() -> None:
-    from graph.models.offline.answering import compose_answer
+    from graph.models.offline.answering import Scorer, compose_answer
 
     hit = {
         "id": "p1",
         "title": "Quarrybank Veldrome",
         "text": "Quarrybank Veldrome. The arena in Tessaly seats 4,102 people.",
     }
-    answer = compose_answer(
-        "How many people can the Quarrybank Veldrome seat?", "number", [[hit]], None
-    )
+    question = "How many people can the Quarrybank Veldrome seat?"
+    scorer = Scorer(question, "number", lambda term: 1.0, question, set())
+    answer = compose_answer(scorer, [hit])
     assert answer is not None and answer.text == "The arena in Tessaly seats 4,102 people."
 
 

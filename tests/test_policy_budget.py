@@ -57,8 +57,8 @@ def searches(calls: list[dict[str, Any]]) -> list[tuple[str, int]]:
 def test_one_step_answers_at_once_instead_of_ending_on_the_budget() -> None:
     state, calls = run(TWO_HOP, 1)
     assert [c["name"] for c in calls] == ["finish"]
-    assert state["stopped"] == "answer" and state["citations"] == []
-    assert "no step left to search" in state["answer"]
+    assert state["stopped"] == "no_answer" and state["citations"] == []
+    assert state["answer"] is None  # nothing was searched: a decline, not a made-up answer
 
 
 def test_two_steps_search_the_whole_question_once_then_answer_from_it() -> None:
@@ -93,17 +93,19 @@ def test_a_covered_question_stops_early_even_with_budget_left() -> None:
 
 
 def test_a_deeper_read_is_the_next_page_of_the_same_query_until_it_runs_dry() -> None:
-    from graph.models.offline.actions import Observation
-    from graph.models.offline.controller import Controller
+    from graph.models.actions import Observation
+    from graph.models.offline.rules import read_deeper
+    from graph.models.offline.turn import Turn
 
-    controller = Controller([make_search_tool(OPS), finish], max_steps=8)
+    tools = [make_search_tool(OPS), finish]
     query = "Orion invoices finance quarter"
     first = Observation("search_ops", {"query": query}, hits=[{"id": "o7", "text": "Orion."}])
-    action = controller.read_deeper("Orion invoices finance quarter?", [first])
+    action = read_deeper(Turn("Orion invoices finance quarter?", [first], tools, 8))
     assert action is not None and action.tool == "search_ops"
     assert action.args == {"query": query, "page": 2}  # same words, further down: not a repeat
+    assert action.thought.startswith("read_deeper: coverage 0.")
     dry = Observation("search_ops", {"query": query, "page": 2}, hits=[])
-    assert controller.read_deeper("Orion invoices finance quarter?", [first, dry]) is None
+    assert read_deeper(Turn("Orion invoices finance quarter?", [first, dry], tools, 8)) is None
 
 
 def test_the_repeat_rule_counts_the_page() -> None:

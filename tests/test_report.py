@@ -10,7 +10,8 @@ from evals.datasets import load_dataset
 from evals.metrics import summarize
 from evals.report import HTML_FILE, MARKDOWN_FILE, RESULTS_FILE, write_report
 from evals.report_data import EvalRun, format_metric, summary_of
-from evals.runner import compare_retrieval, run_dataset
+from evals.run_threads import compare_retrieval
+from evals.runner import run_dataset
 
 
 def report_for(name: str, out: Path, limit: int | None = None) -> EvalRun:

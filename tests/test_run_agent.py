@@ -175,3 +175,10 @@ def test_the_callable_receives_openai_style_dicts() -> None:
     assert first[1]["content"] == "Who owns Beacon?"
     assert "Beacon" in second[2]["content"]
     assert "d3" in second[3]["content"]
+
+
+def test_the_adapter_prompt_shows_single_braces() -> None:
+    model = Scripted({"answer": "x"})
+    run_agent("q", model, Search())
+    prompt = model.seen[0][0]["content"]
+    assert '{"search": "<query>"}' in prompt and "{{" not in prompt

@@ -15,15 +15,16 @@ from langchain_core.messages import ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpora import Corpus, Passage
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS, run_config
+from graph.agent.budget import DEFAULT_MAX_STEPS, run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.app.run_context import SessionDefaults, run_context
+from graph.app.run_context import Override, RunSettings, SessionDefaults, resolve
 from graph.app.session import Session
 from graph.app.takehome import FunctionSearchTool
 from graph.app.thread_settings import ThreadSettings, read_settings
 from graph.models.scripted import ScriptedModel
 from tools.finish import finish
+from tools.search_settings import DEFAULT_K
 
 QUARRY = Corpus(
     name="quarry",
@@ -108,22 +109,41 @@ def test_the_seed_004_search_tool_takes_the_runs_k(scripted: Script) -> None:
     assert calls == [("granite", 2)] and result["stopped"] == "answer"
 
 
-def test_run_context_takes_the_call_then_session_then_thread_then_default() -> None:
+def test_resolve_takes_the_call_then_session_then_thread_then_default() -> None:
     saved = ThreadSettings(model="policy", max_steps=4, k=2)
-    assert run_context(SessionDefaults(), ThreadSettings()) == Context(
+    assert resolve(RunSettings(), SessionDefaults(), ThreadSettings()).context == Context(
         model=Context().model, max_steps=DEFAULT_MAX_STEPS, k=DEFAULT_K
     )
-    assert run_context(SessionDefaults(), saved) == Context(model="policy", max_steps=4, k=2)
+    assert resolve(RunSettings(), SessionDefaults(), saved).context == Context(
+        model="policy", max_steps=4, k=2
+    )
     session = SessionDefaults(model="scripted:x.json", k=5)
-    assert run_context(session, saved) == Context(model="scripted:x.json", max_steps=4, k=5)
-    chosen = run_context(session, saved, model="openai:m", max_steps=9, k=1)
-    assert chosen == Context(model="openai:m", max_steps=9, k=1)
+    assert resolve(RunSettings(), session, saved).context == Context(
+        model="scripted:x.json", max_steps=4, k=5
+    )
+    given = RunSettings(model="openai:m", max_steps=9, k=1, require_search=True)
+    chosen = resolve(given, session, saved)
+    assert chosen.context == Context(model="openai:m", max_steps=9, k=1, require_search=True)
 
 
-def test_run_context_names_a_fixed_model_and_refuses_another(scripted: Script) -> None:
+def test_resolve_notes_each_given_setting_that_overrides_the_thread() -> None:
+    saved = ThreadSettings(model="policy", max_steps=4, k=2)
+    resolved = resolve(RunSettings(max_steps=4, k=5), SessionDefaults(model="openai:m"), saved)
+    assert resolved.overrides == [Override("k", 5, 2)]  # equal max_steps, session model: no note
+    assert resolved.overrides[0].line("--k") == "--k 5 overrides the thread's 2"
+
+
+def test_resolve_checks_the_settings_once_in_the_context() -> None:
+    with pytest.raises(ValueError, match="k must be an integer between 1 and 50"):
+        resolve(RunSettings(k=0), SessionDefaults(k=3))
+    with pytest.raises(ValueError, match="bad corpus name"):
+        Context(corpora=["../etc"])
+
+
+def test_resolve_names_a_fixed_model_and_refuses_another(scripted: Script) -> None:
     fixed = SessionDefaults(fixed_model=scripted("done"))
-    name = run_context(fixed, ThreadSettings(model="policy")).model
+    name = resolve(RunSettings(), fixed, ThreadSettings(model="policy")).context.model
     assert "ScriptedModel" in name  # the thread's recorded model does not override it
-    assert run_context(fixed, ThreadSettings(), model=name).model == name
+    assert resolve(RunSettings(model=name), fixed).context.model == name
     with pytest.raises(ValueError, match="fixed chat model"):
-        run_context(fixed, ThreadSettings(), model="policy")
+        resolve(RunSettings(model="policy"), fixed)

@@ -8,15 +8,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from evals.datasets import Dataset, Question, load_dataset
 from evals.metrics import RunRecord, evaluate, summarize
-from evals.runner import (
-    compare_retrieval,
-    make_session,
-    read_thread,
-    record_error,
-    run_dataset,
-    thread_id_for,
-    tool_calls_of,
-)
+from evals.run_threads import compare_retrieval, read_thread, record_error, tool_calls_of
+from evals.runner import make_session, run_dataset, thread_id_for
 from graph.app.persistence import check_thread_id
 from graph.app.session import Session
 from graph.models import ModelSpecError

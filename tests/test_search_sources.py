@@ -24,8 +24,8 @@ from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.mcp_io.tools import MCPSearchTool, MCPTool
-from graph.models.offline.controller import Controller
 from graph.models.offline.model import PolicyModel
+from graph.models.offline.rules import decide
 from graph.models.offline.sources import ranked, search_sources
 from tools.bm25 import BM25
 from tools.calculator import calculator
@@ -146,8 +146,9 @@ def test_attributes_alone_no_longer_make_a_search_tool() -> None:
         corpus=HARBOUR,
     )
     assert search_sources([duck, finish]) == []
-    action = Controller([duck, finish], max_steps=4).decide("which crane lifts containers?", [])
-    assert action.tool == FINISH_TOOL and "no search tool" in action.args["answer"]
+    action = decide([duck, finish], 4, "which crane lifts containers?", [])
+    assert action.tool == FINISH_TOOL and action.args["answer"] is None  # a decline
+    assert action.thought.startswith("no_search_tool:")
 
 
 class SliceEncoder:

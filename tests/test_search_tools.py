@@ -196,9 +196,10 @@ def test_default_tools_with_user_corpora(corpus: Corpus) -> None:
 def test_finish_tool_schema_and_echo() -> None:
     schema = finish.tool_call_schema.model_json_schema()
     assert finish.name == "finish"
-    assert set(schema["properties"]) == {"answer", "citations"}
+    assert set(schema["properties"]) == {"answer", "citations", "short_answer"}
     assert schema["properties"]["citations"]["type"] == "array"
-    assert set(schema["required"]) == {"answer", "citations"}
+    assert set(schema["required"]) == {"answer", "citations"}  # answer may be null: a decline
+    assert {"type": "null"} in schema["properties"]["answer"]["anyOf"]
     assert "end the run" in finish.description
     call = {
         "type": "tool_call",

@@ -79,7 +79,7 @@ def test_an_unconfigured_provider_is_refused_by_name(server: str) -> None:
 def test_langgraph_dev_reads_the_env_file_named_in_langgraph_json(tmp_path: Path) -> None:
     config = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))
     config["dependencies"] = [str(ROOT)]
-    config["graphs"] = {"agent": f"{ROOT}/graph/agent/graph.py:make_graph"}
+    config["graphs"] = {"agent": f"{ROOT}/graph/app/served.py:make_graph"}
     (tmp_path / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
     with fake_openai([{"answer": "From the north pier."}]) as fake:
         (tmp_path / ".env").write_text(

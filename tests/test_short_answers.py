@@ -1,6 +1,5 @@
-"""The answer's form follows the question: a short name, number, date, yes/no or option when
-one is asked for (the supporting sentence kept in the thought and citations), a sentence for an
-explanation, and the sentence chosen is the one that answers. Made-up passages only."""
+"""The answer is the sentence that answers; the short answer is set only when the question asks
+for a kind and that sentence holds exactly one candidate of it. Made-up passages only."""
 
 from __future__ import annotations
 
@@ -13,27 +12,31 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.app.render_trace import model_steps
-from graph.models.offline.reading import answer_type
-from graph.models.offline.short_answers import choice_options, number_in, question_form
+from graph.models.offline.short_answers import choice_options, quantities, short_answer
 from tools.finish import finish
 from tools.search import make_search_tool
 
 PASSAGES = {
-    "v1": "Ida Marr (born 1931) was a Velish painter. She lived in Tessaly.",
-    "v2": "Tomas Quell (born 1958) was a Velish sculptor.",
-    "v3": "The Lantern Bridge was designed by Ida Marr. It spans the river Oss.",
-    "v4": "Standard delivery takes 3 to 5 days. Same-day delivery costs 12 euros.",
-    "v5": "Staff at Vantor get parental leave of 16 weeks at full pay.",
-    "v6": "The Oss floods each spring because snow melts in the Harl mountains.",
-    "v7": "Brightwell is a Velish kettle brand. Quorra is a Danish kettle brand.",
-    "v8": "Pellan is a Velish bakery chain.",
+    "s1": "The cooling loop is flushed every night. It must stay below 40 degrees Celsius.",
+    "s2": "Servers at the Dunmore site are cooled by chillers from Frostline.",
+    "s3": "Guided tours run every Saturday at 14:00 from the north gate.",
+    "s4": "The Harbour shop opens at 9am on weekdays.",
+    "s5": "Standard shipping takes 3 to 5 business days. Express shipping arrives the next day.",
+    "s6": "The Rowan team is led by Mira Casel and sits in the Oslo office.",
+    "s7": "Windows is not supported by the Tern client. Linux is supported on every release.",
+    "s8": "Please ask Dana Holt to approve refunds over 200 euros.",
+    "s9": "Parental leave at Vantor lasts 16 weeks at full pay.",
+    "s10": "The Lantern Bridge was designed by Ida Marr in 1931.",
+    "s11": "The Oss floods each spring because snow melts in the Harl mountains.",
+    "s12": "The museum cafe serves soup and bread.",
+    "s13": "Bicycles can be parked behind the library.",
+    "s14": "The annual report is printed on recycled paper.",
 }
 
 
 def run(question: str) -> tuple[dict[str, Any], list[AIMessage]]:
     """The policy over the made-up corpus; the final state and its AI messages."""
-    corpus = Corpus(name="vel", passages=tuple(Passage(id=i, text=t) for i, t in PASSAGES.items()))
+    corpus = Corpus(name="town", passages=tuple(Passage(id=i, text=t) for i, t in PASSAGES.items()))
     graph = build_agent(tools=[make_search_tool(corpus), finish])
     *_, state = graph.stream(
         {"question": question}, run_config(6), context=Context(), stream_mode="values"
@@ -42,88 +45,120 @@ def run(question: str) -> tuple[dict[str, Any], list[AIMessage]]:
 
 
 @pytest.mark.parametrize(
-    ("question", "form"),
+    ("question", "short", "cited"),
     [
-        ("Who designed the Lantern Bridge?", "name"),
-        ("The Lantern Bridge spans what river?", "name"),
-        ("How long is parental leave at Vantor?", "number"),
-        ("When was Tomas Quell born?", "number"),
-        ("Are both Brightwell and Pellan Velish?", "yesno"),
-        ("Who is older, Ida Marr or Tomas Quell?", "choice"),
-        ("who was born first Ida Marr or Tomas Quell ?", "choice"),
-        ("Why does the Oss flood each spring?", "sentence"),
-        ("what's our refund window?", "sentence"),
+        ("How often is the cooling loop flushed?", "every night", "s1"),  # not the temperature
+        ("Below what temperature must the cooling loop stay?", "40 degrees", "s1"),
+        ("When does the Harbour shop open?", "9am", "s4"),  # not a bare 9
+        ("What office does the Rowan team sit in?", "Oslo", "s6"),  # a place, not the lead
+        ("Who leads the Rowan team?", "Mira Casel", "s6"),
+        ("Who approves refunds over 200 euros?", "Dana Holt", "s8"),  # never "Please"
+        ("How long is parental leave at Vantor?", "16 weeks", "s9"),
+        ("Is Windows supported by the Tern client?", "no", "s7"),  # negation is read
+        ("Who designed the Lantern Bridge?", "Ida Marr", "s10"),
+        ("In what year was the Lantern Bridge designed?", "1931", "s10"),
     ],
 )
-def test_the_form_of_answer_the_question_asks_for(question: str, form: str) -> None:
-    assert question_form(question, answer_type(question)) == form
+def test_a_short_answer_of_the_kind_asked_for(question: str, short: str, cited: str) -> None:
+    state, _ = run(question)
+    assert state["short_answer"] == short
+    assert short.lower() in state["answer"].lower() or short in ("yes", "no")
+    assert state["citations"] == [cited] and state["confident"] is True
+
+
+@pytest.mark.parametrize(
+    ("question", "holds", "cited"),
+    [
+        ("What cools the servers at the Dunmore site?", "chillers from Frostline", "s2"),
+        ("Why does the Oss flood each spring?", "snow melts", "s11"),
+        ("How does express shipping arrive?", "Express shipping arrives the next day", "s5"),
+    ],
+)
+def test_no_kind_asked_keeps_the_sentence_alone(question: str, holds: str, cited: str) -> None:
+    state, _ = run(question)
+    assert state["short_answer"] is None and holds in state["answer"]
+    assert state["citations"] == [cited]
+
+
+def test_two_candidates_of_the_kind_give_no_short_answer() -> None:
+    """Saturday and 14:00 are both times: the sentence answers, no span is picked."""
+    state, _ = run("When do guided tours run?")
+    assert state["short_answer"] is None
+    assert state["answer"] == PASSAGES["s3"] and state["citations"] == ["s3"]
+
+
+def test_the_sentence_of_the_option_asked_about_is_chosen() -> None:
+    state, _ = run("How long does standard shipping take?")
+    assert state["answer"].startswith("Standard shipping takes 3 to 5 business days")
+    assert state["short_answer"] == "3 to 5 business days"
+
+
+def test_a_question_the_passages_do_not_cover_is_declined() -> None:
+    state, messages = run("Who designed the Harbour shop windows?")
+    assert state["stopped"] == "no_answer" and state["answer"] is None
+    assert "support" in str(messages[-2].content) and "SUPPORT_BAR" in str(messages[-2].content)
+
+
+def test_yes_needs_the_question_covered_and_no_negation() -> None:
+    assert short_answer("Is Linux supported?", "yesno", ["Linux is supported."], "", set(), 1.0)
+    assert (
+        short_answer("Is Linux supported?", "yesno", ["Linux is supported."], "", set(), 1.0)
+        == "yes"
+    )
+    said = ["Windows isn't supported."]
+    assert short_answer("Is Windows supported?", "yesno", said, "", set(), 1.0) == "no"
+    assert short_answer("Is Windows supported?", "yesno", said, "", set(), 0.5) is None
 
 
 def test_the_two_options_of_a_choice_question() -> None:
     assert choice_options("Who is older, Ida Marr or Tomas Quell?") == ("Ida Marr", "Tomas Quell")
-    assert choice_options("who was born first Ida Marr or Tomas Quell ?") == (
-        "Ida Marr",
-        "Tomas Quell",
-    )
+    assert choice_options("Which is faster: standard or express?") == ("standard", "express")
+    assert choice_options("What is the refund window?") is None
 
 
 @pytest.mark.parametrize(
-    ("question", "answer", "cited"),
-    [
-        ("Who designed the Lantern Bridge?", "Ida Marr", "v3"),
-        ("How long is parental leave at Vantor?", "16 weeks", "v5"),
-        ("How long does standard delivery take?", "3 to 5 days", "v4"),
-        ("When was Tomas Quell born?", "1958", "v2"),
-        ("Who is older, Ida Marr or Tomas Quell?", "Ida Marr", None),
-        ("Who is younger, Ida Marr or Tomas Quell?", "Tomas Quell", None),
-        ("Are both Brightwell and Quorra kettle brands?", "yes", None),
-        ("Are both Quorra and Pellan kettle brands?", "no", None),
-    ],
-)
-def test_short_answers_keep_the_supporting_sentence_in_the_trace(
-    question: str, answer: str, cited: str | None
-) -> None:
-    state, messages = run(question)
-    assert state["answer"] == answer
-    assert state["citations"] and (cited is None or cited in state["citations"])
-    finish_step = model_steps(messages)[-1]  # the transcript then closes on the answer message
-    assert "supporting sentence" in str(finish_step.content)  # the sentence stays in the trace
-
-
-def test_an_explanation_keeps_the_whole_sentence() -> None:
-    state, _ = run("Why does the Oss flood each spring?")
-    assert state["answer"] == "The Oss floods each spring because snow melts in the Harl mountains."
-    assert state["citations"] == ["v6"]
-
-
-def test_the_sentence_that_answers_is_chosen_not_the_first_of_the_passage() -> None:
-    state, _ = run("what does same-day delivery cost?")
-    assert "12 euros" in state["answer"] and "Standard delivery" not in state["answer"]
-    assert state["citations"] == ["v4"]
-
-
-@pytest.mark.parametrize(
-    ("sentence", "question", "answer"),
+    ("kind", "sentence", "question", "found"),
     [
         (
+            "duration",
             "The Orrin kettle comes with a two-year guarantee.",
-            "How long is the guarantee?",
-            "two-year",
+            "How long?",
+            ["two-year"],
         ),
+        ("duration", "Tallis trials last 30 days.", "How long are trials?", ["30 days"]),
+        ("duration", "It runs at 40 degrees for 2 hours.", "How long?", ["2 hours"]),
+        ("number", "It was built in 1931 with 300 seats.", "How many seats?", ["300 seats"]),
+        ("number", "Set it to 40 °C.", "How many fans?", []),  # a temperature is no count
         (
-            "Every Tallis plan starts with a 30-day trial period.",
-            "How long is the trial?",
-            "30-day",
+            "temperature",
+            "It stops below 40 degrees Celsius.",
+            "Below what temperature?",
+            ["40 degrees"],
         ),
-        (
-            "The Orrin kettle has a two-year limited guarantee.",
-            "What guarantee has it?",
-            "two-year",
-        ),
-        ("Tallis trials last 30 days.", "How long are Tallis trials?", "30 days"),
     ],
 )
-def test_a_number_joined_to_its_unit_by_a_hyphen_keeps_the_unit(
-    sentence: str, question: str, answer: str
+def test_numbers_keep_their_unit_and_their_quantity(
+    kind: str, sentence: str, question: str, found: list[str]
 ) -> None:
-    assert number_in(sentence, question) == answer
+    assert quantities(kind, sentence, set(), question) == found
+
+
+def test_hits_without_scores_are_ranked_by_the_policys_own_term_weighting() -> None:
+    """A remote search may return its hits unscored and in any order: the same answer wins."""
+    from graph.models.offline.answering import Scorer, compose_answer
+
+    hits = [
+        {"id": f"r{i}", "text": text, "score": 0.0}
+        for i, text in enumerate(
+            [
+                "The museum cafe serves soup and bread.",
+                "The Lantern Bridge was designed by Ida Marr in 1931.",
+                "Bicycles can be parked behind the library.",
+            ]
+        )
+    ]
+    question = "Who designed the Lantern Bridge?"
+    scorer = Scorer(question, "person", lambda term: 1.0, question, set())
+    forward, backward = compose_answer(scorer, hits), compose_answer(scorer, hits[::-1])
+    assert forward is not None and backward is not None
+    assert forward.text == backward.text == hits[1]["text"] and forward.citations == ["r1"]

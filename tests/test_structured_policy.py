@@ -14,9 +14,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graph.agent.budget import run_config
 from graph.agent.graph import build_agent
 from graph.common.chat import is_answer_message
-from graph.models.offline.findings import find_lead, key_field
 from graph.models.offline.model import PolicyModel
-from graph.models.offline.schemas import (
+from graph.models.structured.findings import find_lead, key_field
+from graph.models.structured.schemas import (
     classify_arg,
     first_identifier_example,
     shape_of,
@@ -272,7 +272,7 @@ def test_a_tool_nothing_can_fill_is_not_called_and_the_answer_says_so() -> None:
 
 
 def test_the_lead_is_the_best_single_match_and_values_come_from_its_records() -> None:
-    from graph.models.offline.findings import Result
+    from graph.models.structured.findings import Result
 
     result = Result("find_loans", {"member_code": "MB-4412"}, {"loans": LOANS}, "", True, False)
     assert key_field(LOANS, {"mb-4412"}) == "shelf"  # not id, not the echoed member code

@@ -10,6 +10,8 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tools.search_settings import DEFAULT_K
+
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
@@ -28,7 +30,7 @@ def builtin_index(name: str) -> BM25:
 
 
 def default_tools(
-    k: int = 3,
+    k: int = DEFAULT_K,
     corpora: Sequence[Corpus | IndexedCorpus] | None = None,
     retriever: str | None = None,
 ) -> list[BaseTool]:

@@ -31,6 +31,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from tools.bm25_tokens import tokenize, tokenize_corpus
+from tools.search_settings import DEFAULT_K
 from tools.str_array import StrArray
 
 _FORMAT = "agentic-rag-bm25"
@@ -317,7 +318,7 @@ class BM25:
                 scores += self._dense_rows[row]
         return scores
 
-    def search(self, query: str, k: int = 3) -> list[tuple[str, float]]:
+    def search(self, query: str, k: int = DEFAULT_K) -> list[tuple[str, float]]:
         """Return the ``k`` best ``(doc_id, score)`` pairs with score > 0, best first.
 
         Equal scores are ordered by doc id in ascending ``str`` order.
@@ -559,7 +560,7 @@ class BM25:
 
 
 def recall_at_k(
-    index: BM25, questions: Sequence[tuple[str, Sequence[str], Sequence[str]]], k: int = 3
+    index: BM25, questions: Sequence[tuple[str, Sequence[str], Sequence[str]]], k: int = DEFAULT_K
 ) -> float:
     """Micro-averaged recall: share of all supporting docs found in the top ``k`` of each question.
 

@@ -15,6 +15,8 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from tools.search_settings import DEFAULT_K
+
 _FORMAT = "agentic-rag-dense"
 _VERSION = 1
 
@@ -78,11 +80,13 @@ class DenseIndex:
         """The k best (id, score) pairs, by (-score, doc id)."""
         return [(self.doc_ids[i], float(scores[i])) for i in top_indices(scores, k, self.rank())]
 
-    def search_vector(self, query_vector: np.ndarray, k: int = 3) -> list[tuple[str, float]]:
+    def search_vector(
+        self, query_vector: np.ndarray, k: int = DEFAULT_K
+    ) -> list[tuple[str, float]]:
         """The k documents nearest to a query vector."""
         return self.top(self.scores(query_vector), k)
 
-    def search(self, query: str, encoder: Encoder, k: int = 3) -> list[tuple[str, float]]:
+    def search(self, query: str, encoder: Encoder, k: int = DEFAULT_K) -> list[tuple[str, float]]:
         """Embed the query and return the k nearest documents."""
         return self.search_vector(encoder.encode([query])[0], k)
 

@@ -56,6 +56,7 @@ from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder, top_indices
 from tools.expand import expand_query
 from tools.query_codes import code_share
+from tools.search_settings import DEFAULT_K
 
 FUSIONS = ("convex", "rrf")
 DEFAULT_FUSION = "convex"
@@ -103,7 +104,7 @@ class HybridSearch:
         semantic = self.dense.scores(self.encoder.encode([query])[0])
         return lexical, semantic
 
-    def search(self, query: str, k: int = 3) -> list[FusedHit]:
+    def search(self, query: str, k: int = DEFAULT_K) -> list[FusedHit]:
         """The k best documents by the fused score (ties by document id)."""
         lexical, semantic = self.component_scores(query)
         alpha = query_alpha(self.bm25, query)

@@ -254,8 +254,10 @@ def _write_vectors(
 ) -> None:
     """Dense vectors for every passage, reusing the old index's for unchanged texts."""
     reuse: dict[str, np.ndarray] = {}
+    model = getattr(encoder, "name", "")
     if old and (old_dir / "dense").exists():
         previous = DenseIndex.load(old_dir / "dense")
+        model = model or previous.model
         old_texts = StoredPassages(old_dir)
         for i, doc_id in enumerate(previous.doc_ids):
             record = old_texts.record(i)
@@ -266,6 +268,7 @@ def _write_vectors(
     dimension = next(iter(reuse.values())).shape[0] if reuse else 0
     if missing:
         encoder = encoder if encoder is not None else default_encoder()
+        model = getattr(encoder, "name", "")
         fresh = normalize(encoder.encode([texts[i] for i in missing]))
         dimension = fresh.shape[1]
         reuse.update(zip(missing, fresh, strict=True))
@@ -273,4 +276,4 @@ def _write_vectors(
     vectors = np.zeros((len(texts), dimension), dtype=np.float32)
     for row, doc_id in enumerate(texts):
         vectors[row] = reuse[doc_id]
-    DenseIndex(list(texts), vectors, getattr(encoder, "name", "")).save(tmp / "dense")
+    DenseIndex(list(texts), vectors, model).save(tmp / "dense")  # model: also when all reused

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.retriever_names import RETRIEVERS
+from tools.search_settings import RETRIEVERS
 
 MANIFEST = "manifest.json"
 REQUIRED_PARTS = ("passages.jsonl", "passage_offsets.npy", "bm25/params.json")

@@ -27,6 +27,7 @@ from tools.search_protocol import (
     described_evidence,
     search_tool_name,
 )
+from tools.search_settings import DEFAULT_K, MIN_K
 
 METADATA_ID_KEYS = ("id", "doc_id", "document_id")
 RETRIEVER_DESCRIPTION = (
@@ -57,7 +58,7 @@ class RetrieverTool(BaseTool):
     handle_tool_error: bool = True
     retriever: InstanceOf[BaseRetriever]
     collection: str
-    k: int = Field(default=3, ge=1)
+    k: int = Field(default=DEFAULT_K, ge=MIN_K)
 
     def _run(
         self,
@@ -101,7 +102,7 @@ class RetrieverTool(BaseTool):
 
 
 def retriever_tool(
-    retriever: BaseRetriever, name: str, *, k: int = 3, description: str | None = None
+    retriever: BaseRetriever, name: str, *, k: int = DEFAULT_K, description: str | None = None
 ) -> RetrieverTool:
     """The ``search_<name>`` tool over `retriever` (name checked like a corpus name)."""
     check_name(name)

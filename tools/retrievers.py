@@ -16,10 +16,9 @@ from corpora.model import quoted
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
-from tools.retriever_names import RETRIEVERS
+from tools.search_settings import DEFAULT_RETRIEVER, RETRIEVERS
 
 RETRIEVER_ENV = "AGENT_RETRIEVER"
-DEFAULT_RETRIEVER = "bm25"
 
 
 class Ranked(NamedTuple):
@@ -86,8 +85,8 @@ def index_corpus(
 
 
 def default_encoder() -> Encoder:
-    """The checked all-MiniLM-L6-v2 model (EmbeddingError saying what to install)."""
-    from tools.embeddings import default_embeddings
+    """The checked all-MiniLM-L6-v2 model on ONNX Runtime (EmbeddingError: what to install)."""
+    from tools.onnx_embed import default_embeddings
 
     return default_embeddings()
 

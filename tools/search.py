@@ -15,7 +15,7 @@ from tools.bm25 import BM25
 from tools.dense import DenseIndex
 from tools.expand import expand_query
 from tools.retriever_tool import retriever_tool
-from tools.retrievers import DEFAULT_RETRIEVER, IndexedCorpus, check_retriever, rank
+from tools.retrievers import IndexedCorpus, check_retriever, rank
 from tools.search_protocol import (
     Evidence,
     SearchHit,
@@ -23,6 +23,7 @@ from tools.search_protocol import (
     check_query,
     search_tool_name,
 )
+from tools.search_settings import DEFAULT_K, DEFAULT_RETRIEVER, MIN_K
 
 NO_MATCH_TEMPLATE = "no passages in {name} matched {query!r}; try other words or another tool"
 """Content when no passage shares a word with the query (not an error: a valid answer)."""
@@ -91,7 +92,7 @@ class BM25Retriever(BaseRetriever):
 
     index: Any
     corpus: InstanceOf[Corpus]
-    k: int = Field(default=3, ge=1)
+    k: int = Field(default=DEFAULT_K, ge=MIN_K)
     dense: InstanceOf[DenseIndex] | None = None
     retriever: str = DEFAULT_RETRIEVER
     encoder: Any = None
@@ -131,7 +132,7 @@ class SearchTool(BaseTool):
     handle_tool_error: bool = True
     corpus: InstanceOf[Corpus]
     index: InstanceOf[BM25]
-    k: int = Field(default=3, ge=1)
+    k: int = Field(default=DEFAULT_K, ge=MIN_K)
     dense: InstanceOf[DenseIndex] | None = None
     retriever: str = DEFAULT_RETRIEVER
     encoder: Any = None
@@ -218,7 +219,7 @@ def _sentence(text: str) -> str:
 def make_search_tool(
     corpus: Corpus | IndexedCorpus | BaseRetriever,
     *,
-    k: int = 3,
+    k: int = DEFAULT_K,
     index: BM25 | None = None,
     encoder: Any = None,
     name: str | None = None,

@@ -117,3 +117,11 @@ class SearchSource(Protocol):
 def described_evidence(name: str, description: str) -> Evidence:
     """The evidence of a search that is not asked ahead of time: its name and description."""
     return Evidence(text=f"{name} {description}")
+
+
+def corpus_of(tool: object) -> str | None:
+    """The collection a search tool searches (None for a tool that is not a search)."""
+    if isinstance(tool, SearchSource):
+        return tool.collection
+    name = str(getattr(tool, "name", ""))
+    return name.removeprefix(SEARCH_PREFIX) if name.startswith(SEARCH_PREFIX) else None

@@ -87,8 +87,12 @@ _ANSWER_KEYS = ("answers", "supporting", "must_contain")
 """What an unanswerable question may not have (its right result is no answer at all)."""
 
 
-def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
+def load_dataset(name_or_path: str | os.PathLike[str], *, check_ids: bool = True) -> Dataset:
     """Load a built-in dataset by name (`BUILTIN_DATASETS`) or a dataset ``.jsonl`` file.
+
+    `check_ids=False` leaves a file's supporting ids, corpora and tools unchecked against its
+    corpus: the questions will run over another one (`agent eval --corpus NAME`, whose saved
+    index is checked for them instead, `evals.saved_corpus.over_index`).
 
     A built-in name wins over a file of the same name in the working directory (write
     ``./notes`` to mean the file).
@@ -109,7 +113,7 @@ def load_dataset(name_or_path: str | os.PathLike[str]) -> Dataset:
                 f"dataset {quoted(text)}: {e.strerror or type(e).__name__}"
             ) from None
     if kind is not None and stat.S_ISREG(kind):
-        return read_dataset_file(path)
+        return read_dataset_file(path, check_ids=check_ids)
     if kind is not None:
         raise DatasetError("not a file", path)
     if path.suffix or "/" in text or os.sep in text:
@@ -138,8 +142,11 @@ def _load_builtin(name: str) -> Dataset:
 # -- the user-writable format --------------------------------------------------------------
 
 
-def read_dataset_file(path: str | os.PathLike[str]) -> Dataset:
-    """Parse a dataset ``.jsonl`` file (format in the module docstring); DatasetError if bad."""
+def read_dataset_file(path: str | os.PathLike[str], *, check_ids: bool = True) -> Dataset:
+    """Parse a dataset ``.jsonl`` file (format in the module docstring); DatasetError if bad.
+
+    `check_ids` as in `load_dataset`.
+    """
     p = Path(path)
     lines = list(json_lines(p))
     if not lines:
@@ -172,7 +179,8 @@ def read_dataset_file(path: str | os.PathLike[str]) -> Dataset:
                 f"duplicate id {quoted(q.id)} (first on line {first_line[q.id]})", p, lineno
             )
         first_line[q.id] = lineno
-        _check_references(q, known_ids, corpus_names, p, lineno)
+        if check_ids:
+            _check_references(q, known_ids, corpus_names, p, lineno)
         questions.append(q)
     return Dataset(
         name=name,

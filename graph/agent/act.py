@@ -12,7 +12,7 @@ from langgraph.types import Command
 
 from graph.agent.context import Context
 from graph.agent.transcript import find_earlier_search, is_search_call, search_page
-from tools.search_protocol import SearchSource
+from tools.search_protocol import SearchSource, corpus_of
 
 REPEATED_SEARCH = (
     "Not run again: {tool} was already searched for {query!r} at step {step}. "
@@ -34,7 +34,11 @@ Execute = Callable[[ToolCallRequest], ToolMessage | Command]
 def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage | Command:
     """Answer repeats and unknown tools without running anything; give searches the run's k."""
     call = request.tool_call
-    if request.tool is None:
+    context = request.runtime.context if request.runtime is not None else None
+    chosen = context.corpora if isinstance(context, Context) else None
+    if request.tool is None or (
+        chosen is not None and corpus_of(request.tool) not in (None, *chosen)
+    ):
         return ToolMessage(
             content=UNKNOWN_TOOL.format(name=call["name"], names=_tool_names(request)),
             name=call["name"],
@@ -56,7 +60,6 @@ def guard_tool_call(request: ToolCallRequest, execute: Execute) -> ToolMessage |
                 tool_call_id=call["id"],
                 status="error",
             )
-        context = request.runtime.context if request.runtime is not None else None
         tool = request.tool
         if (
             isinstance(context, Context)

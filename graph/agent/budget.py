@@ -18,18 +18,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
+from tools.search_settings import MAX_K, MIN_K
+
 DEFAULT_MAX_STEPS = 6
 """Model calls a turn may make when the run names no budget."""
 MIN_STEPS = 1
 """The smallest step budget: one model call."""
 MAX_STEPS = 100
 """The largest step budget a run may ask for."""
-DEFAULT_K = 3
-"""Passages each search returns when the run names no k."""
-MIN_K = 1
-"""The fewest passages a search may return."""
-MAX_K = 50
-"""The most passages a search may return."""
 
 STEPS_PER_TOOL_ROUND = 2
 """Supersteps one more tool round costs: `act`, then `reason` again."""

@@ -18,7 +18,7 @@ from graph.agent.messages import (
     split_citations,
 )
 from graph.agent.state import AgentState
-from graph.agent.transcript import all_ids, current_turn, retrieved_by_tool
+from graph.agent.transcript import all_ids, current_turn, is_search_call, retrieved_by_tool
 from graph.common.chat import answer_message
 from tools.finish import FINISH_TOOL
 
@@ -35,7 +35,8 @@ class FinishNode:
         """Build the run's result, close any tool call left open, and say the answer in chat.
 
         The turn ends on an AI message with the answer and its citations (a model that answered
-        in plain text already wrote it), or on one saying why there is no answer.
+        confidently in plain text already wrote it), marked when it is not confident, or on one
+        saying why there is no answer (for a decline, what was searched).
         """
         turn = current_turn(state.get("messages", []))
         retrieved = retrieved_by_tool(turn)
@@ -43,6 +44,7 @@ class FinishNode:
         result: dict[str, Any] = {
             "retrieved": retrieved,
             "answer": None,
+            "short_answer": None,
             "citations": [],
             "unsupported": [],
         }
@@ -53,9 +55,10 @@ class FinishNode:
         elif isinstance(last, AIMessage) and finish_call(last) is not None:
             call = finish_call(last)
             assert call is not None
-            answer, cited = read_finish_args(call.get("args"))
-            result.update(answer=answer, stopped="answer")
-            result.update(split_citations(cited, all_ids(retrieved)))
+            args = read_finish_args(call.get("args"))
+            result.update(answer=args.answer, short_answer=args.short_answer)
+            result["stopped"] = "answer" if args.answer else "no_answer"
+            result.update(split_citations(args.citations, all_ids(retrieved)))
             closing = [ToolMessage(FINISHED, name=FINISH_TOOL, tool_call_id=call["id"])]
             closing += close_calls(last, "finish was called", skip=call["id"])
         elif isinstance(last, AIMessage) and not last.tool_calls:
@@ -66,7 +69,26 @@ class FinishNode:
             result["stopped"] = "budget"
             closing = [*close_calls(last, "the step budget is exhausted")]
         result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
-        if result["stopped"] == "answer" and result["answer"] and not closing:
+        if result["stopped"] == "answer" and result["confident"] and not closing:
             return {**result, "messages": []}  # the model's own message is what a chat shows
-        said = answer_message({**result, "error": state.get("error"), "steps": state.get("steps")})
+        said = answer_message(
+            {
+                **result,
+                "error": state.get("error"),
+                "steps": state.get("steps"),
+                "searched": searched(turn),
+            }
+        )
         return {**result, "messages": [*closing, said]}
+
+
+def searched(turn: Sequence[AnyMessage]) -> list[str]:
+    """The turn's searches as ``tool "query"``, in order, repeats dropped."""
+    done = [
+        f'{call["name"]} "{call["args"]["query"]}"'
+        for message in turn
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+        if is_search_call(call)
+    ]
+    return list(dict.fromkeys(done))

@@ -1,8 +1,8 @@
 """The ReAct agent graph: `reason` -> `act` -> `reason` ... -> `finish`.
 
-`build_agent` is the factory the CLI and the tests use (they attach a checkpointer);
-`make_graph` is the one `langgraph.json` names, compiled without one (the server adds its own).
-Importing this module builds nothing.
+`build_agent` is the factory: the CLI, the tests and your application attach a checkpointer;
+`graph.app.served.make_graph`, the one `langgraph.json` names, calls it without one (the server
+adds its own). Importing this module builds nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from graph.agent.budget import LEAST_RECURSION_LIMIT, LIMIT_RULE
 from graph.agent.context import Context
 from graph.agent.edges import route_after_reason
 from graph.agent.finish_node import FinishNode
+from graph.agent.prompts import SYSTEM_PROMPT
 from graph.agent.reason_node import ReasonNode
 from graph.agent.state import AgentState, InputState, OutputState
 from graph.common.checked import checked
@@ -34,6 +35,7 @@ def build_agent(
     checkpointer: BaseCheckpointSaver | None = None,
     name: str = "agent",
     *,
+    system_prompt: str = SYSTEM_PROMPT,
     any_model: bool = False,
 ) -> AgentGraph:
     """Compile the agent over `tools` (default: the built-in corpora, calculator, finish).
@@ -43,13 +45,15 @@ def build_agent(
     `graph.app.run_context`); without it each run picks one through `Context.model`, from
     `AGENT_ALLOWED_MODELS` unless `any_model` (the CLI and the Python API trust their caller;
     a server's clients are not). A search tool's `k` is the run's `Context.k` (`graph.agent.act`).
+    `system_prompt` (`{tools}` lists the tools) is sent with every model call unless the run's
+    `Context.system_prompt` gives another; it is never stored in the thread.
     """
     chat_model = as_chat_model(model)
     if tools is None:
         from tools import default_tools
 
         tools = default_tools()
-    reason = ReasonNode(tools, chat_model, any_model=any_model)
+    reason = ReasonNode(tools, chat_model, any_model=any_model, system_prompt=system_prompt)
     builder = StateGraph(
         AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
@@ -63,8 +67,3 @@ def build_agent(
     compiled = builder.compile(checkpointer=checkpointer, name=name)
     rule = f"the agent needs {LIMIT_RULE}"
     return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=rule)
-
-
-def make_graph() -> AgentGraph:
-    """The graph `langgraph.json` serves: default tools, model per run, no checkpointer."""
-    return build_agent()

@@ -1,10 +1,14 @@
-"""Grounding beyond ids: how much of an answer the passages it cites actually say.
+"""How far a run's answer rests on its passages: `grounded`, `ungrounded`, `support`, `confident`.
 
-`groundedness` is the share of the answer's content words (stems, stopwords dropped) found in
-the text of the passages it cites: 0 for an answer citing nothing, 1 when every content word
-is there. An answer can cite real ids and still say something the passages don't; this is the
-figure that catches it. `corpora_hold` tells whether a question had passages to cite at all,
-so an uncited answer to such a question is marked ungrounded.
+- `groundedness` is the share of the answer's content words found in the passages it cites: 0
+  for an answer citing nothing, 1 when every content word is there. It says the answer is
+  quoted from its citations, not that it answers: any extract of a cited passage scores 1.0.
+- ``support`` is the share of the question's idf weight the cited passages cover, read with the
+  search tool's analyzer (`graph.models.support`); ``confident`` is support at or above the
+  bar, or an answer computed by the calculator that searched nothing.
+- `corpora_hold` tells whether a question had passages to cite at all (the search tools'
+  own evidence, words expanded as a search expands them), so an uncited answer to such a
+  question is marked ``ungrounded``.
 """
 
 from __future__ import annotations
@@ -12,25 +16,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from langchain_core.messages import AnyMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
-from corpora import indexed_text
-from graph.agent.transcript import hits_of
-from graph.models.offline.reading import content_terms
+from graph.agent.transcript import hits_of, is_search_call
+from graph.models.support import is_confident, question_terms, stems_of, support, tool_weight
+from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 
 ANSWERABLE_COVERAGE = 0.5
-"""Share of a question's content words a corpus passage must hold for the corpora to be able
-to answer it (so an uncited answer to it is flagged)."""
+"""Support the best passage of some corpus must give a question for the corpora to be able to
+answer it (so an uncited answer to it is flagged)."""
 
 
 VERDICTS = frozenset({"yes", "no"})
 """A yes/no answer's verdict is a judgement on the cited passages, not a word they must hold."""
-
-
-def content_stems(text: str) -> set[str]:
-    """The stems of the words of `text` that carry meaning."""
-    return {stem(word) for word in content_terms(text)}
 
 
 def groundedness(answer: str | None, cited_texts: Iterable[str]) -> float:
@@ -42,10 +41,10 @@ def groundedness(answer: str | None, cited_texts: Iterable[str]) -> float:
     texts = list(cited_texts)
     if not answer or not answer.strip() or not texts:
         return 0.0
-    wanted = [stem(word) for word in content_terms(answer) if word not in VERDICTS]
+    wanted = [stem(word) for word in question_terms(answer) if word not in VERDICTS]
     if not wanted:
         return 1.0
-    have = set().union(*(content_stems(text) for text in texts))
+    have = stems_of(texts)
     return sum(term in have for term in wanted) / len(wanted)
 
 
@@ -60,28 +59,53 @@ def cited_texts(turn: Sequence[AnyMessage], citations: Sequence[str]) -> list[st
 
 
 def corpora_hold(question: str, tools: Sequence[Any]) -> bool:
-    """Whether some search tool's corpus has a passage covering most of `question`'s words."""
-    wanted = content_stems(question)
-    if not wanted:
-        return False
+    """Whether some search tool's best passage for `question` gives it `ANSWERABLE_COVERAGE`.
+
+    The passage is the tool's own `evidence` (the query expanded as its search expands it);
+    a tool that cannot look ahead (a remote or foreign search, judged by its description)
+    is not asked.
+    """
+    weight = tool_weight(tools)
     for tool in tools:
-        index, corpus = getattr(tool, "index", None), getattr(tool, "corpus", None)
-        if index is None or corpus is None:
+        evidence = getattr(tool, "evidence", None)
+        if not callable(evidence) or not question_terms(question):
             continue
-        for doc_id, _ in index.search(" ".join(content_terms(question)), 1):
-            text = indexed_text(corpus.get(doc_id))
-            if len(content_stems(text) & wanted) >= ANSWERABLE_COVERAGE * len(wanted):
+        found = evidence(question)
+        if found.found and found.score > 0:
+            if support(question, [found.text], weight) >= ANSWERABLE_COVERAGE:
                 return True
     return False
+
+
+def computed(turn: Sequence[AnyMessage]) -> bool:
+    """Whether the turn ran the calculator successfully and searched nothing."""
+    calls = {
+        str(call["id"]): dict(call)
+        for message in turn
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+    }
+    ran = [
+        calls.get(m.tool_call_id, {})
+        for m in turn
+        if isinstance(m, ToolMessage) and m.status != "error"
+    ]
+    return any(c.get("name") == CALCULATOR_TOOL for c in ran) and not any(
+        is_search_call(c) for c in calls.values()
+    )
 
 
 def grounding(
     result: dict[str, Any], turn: Sequence[AnyMessage], question: str, tools: Sequence[Any]
 ) -> dict[str, Any]:
-    """The run result's ``grounded`` and ``ungrounded`` fields for its answer and citations."""
+    """The run result's ``grounded``, ``ungrounded``, ``support`` and ``confident`` fields."""
     answer, citations = result.get("answer"), list(result.get("citations") or [])
+    texts = cited_texts(turn, citations)
+    value = support(question, texts, tool_weight(tools)) if answer else 0.0
     uncited = bool(answer) and not citations
     return {
-        "grounded": groundedness(answer, cited_texts(turn, citations)),
+        "grounded": groundedness(answer, texts),
         "ungrounded": uncited and corpora_hold(question, tools),
+        "support": round(value, 4),
+        "confident": bool(answer) and (is_confident(value) or (uncited and computed(turn))),
     }

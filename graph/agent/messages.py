@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import (
@@ -105,17 +106,36 @@ def finish_call(message: AIMessage) -> dict[str, Any] | None:
     return None
 
 
-def read_finish_args(args: Any) -> tuple[str | None, list[str]]:
-    """The answer and the cited ids from `finish` arguments, tolerating loose shapes."""
+@dataclass(frozen=True)
+class FinishArgs:
+    """What a `finish` call says: the answer (None: a decline), its short form, the cited ids."""
+
+    answer: str | None
+    short_answer: str | None
+    citations: list[str]
+
+
+def read_finish_args(args: Any) -> FinishArgs:
+    """The answer, short answer and cited ids of `finish` arguments, tolerating loose shapes.
+
+    A blank or missing answer is None (the call declines, `tools.finish`); a short answer
+    without an answer is dropped with it.
+    """
     args = args if isinstance(args, dict) else {}
-    answer = args.get("answer")
-    answer = str(answer).strip() if answer is not None else ""
+    answer = _text(args.get("answer"))
     cited = args.get("citations") or []
     if isinstance(cited, str):
         cited = [part for part in re.split(r"[,\s]+", cited) if part]
     if not isinstance(cited, list):
         cited = [cited]
-    return (answer or None), normalize_citations(str(item) for item in cited)
+    short = _text(args.get("short_answer")) if answer else None
+    return FinishArgs(answer, short, normalize_citations(str(item) for item in cited))
+
+
+def _text(value: Any) -> str | None:
+    """A stripped string argument, None when absent or blank."""
+    text = str(value).strip() if value is not None else ""
+    return text or None
 
 
 def split_citations(cited: Sequence[str], retrieved: set[str]) -> dict[str, list[str]]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
@@ -26,7 +26,7 @@ from graph.agent.messages import (
     reject_invalid_calls,
     usage_tokens,
 )
-from graph.agent.prompts import describe_tools
+from graph.agent.prompts import SYSTEM_PROMPT, describe_tools
 from graph.agent.question import printable, question_problem
 from graph.agent.replies import max_message_chars, vet_reply
 from graph.agent.state import AgentState
@@ -35,6 +35,7 @@ from graph.common.chat import NO_QUESTION, answer_message, open_turn, sent_quest
 from graph.models import load_model
 from graph.models.allowlist import check_allowed
 from graph.models.calls import failure_text, invoke_model
+from tools.search_protocol import corpus_of
 
 TOO_LOW_LIMIT = (
     "the recursion limit leaves no room for a step and the finish; pass a recursion_limit "
@@ -51,6 +52,11 @@ NEW_TURN: dict[str, Any] = {
     "steps": 0,
 }
 """What a new turn resets."""
+MUST_SEARCH = "any"
+"""The `tool_choice` that makes a model call one of the tools it is bound to (LangChain maps it
+to each provider's word: OpenAI's "required", Anthropic's "any")."""
+NO_SEARCH_TOOL = "require_search is set but the agent has no search tool"
+UNKNOWN_CORPORA = "unknown corpus {names}: this agent searches {known}"
 
 
 class ReasonNode:
@@ -61,12 +67,17 @@ class ReasonNode:
     """
 
     def __init__(
-        self, tools: Sequence[BaseTool], model: BaseChatModel | None = None, any_model: bool = False
+        self,
+        tools: Sequence[BaseTool],
+        model: BaseChatModel | None = None,
+        any_model: bool = False,
+        system_prompt: str = SYSTEM_PROMPT,
     ) -> None:
         self.tools = list(tools)
         self.model = model
         self.any_model = any_model
-        self._bound: dict[int, tuple[BaseChatModel, Runnable[Any, BaseMessage]]] = {}
+        self.system_prompt = system_prompt
+        self._bound: dict[tuple[int, tuple[str, ...], str | None], Any] = {}
 
     def chat_model(self, context: Context) -> BaseChatModel:
         """The run's chat model: the fixed one, or the (allowed) one the context names."""
@@ -74,12 +85,41 @@ class ReasonNode:
             return self.model
         return load_model(context.model if self.any_model else check_allowed(context.model))
 
-    def bound_model(self, model: BaseChatModel) -> Runnable[Any, BaseMessage]:
-        """The chat model bound to the tools (bound once per model)."""
-        cached = self._bound.get(id(model))
+    def run_tools(self, context: Context) -> list[BaseTool]:
+        """The tools this run may call: all, or only the searches of the corpora it names.
+
+        A ValueError names the corpora the context asks for that no search tool covers.
+        """
+        if context.corpora is None:
+            return self.tools
+        known = {corpus_of(tool) for tool in self.tools} - {None}
+        unknown = [name for name in context.corpora if name not in known]
+        if unknown:
+            listed = ", ".join(sorted(str(name) for name in known)) or "no corpus"
+            raise ValueError(UNKNOWN_CORPORA.format(names=", ".join(unknown), known=listed))
+        return [t for t in self.tools if corpus_of(t) in (None, *context.corpora)]
+
+    def bound_model(
+        self, model: BaseChatModel, tools: Sequence[BaseTool], must_search: bool = False
+    ) -> Runnable[Any, BaseMessage]:
+        """The chat model bound to `tools` (once per model and tool set).
+
+        With `must_search`, only the search tools, with `tool_choice` set so that the model
+        must call one of them.
+        """
+        choice = MUST_SEARCH if must_search else None
+        if must_search:
+            tools = [tool for tool in tools if corpus_of(tool) is not None]
+            if not tools:
+                raise ValueError(NO_SEARCH_TOOL)
+        key = (id(model), tuple(tool.name for tool in tools), choice)
+        cached = self._bound.get(key)
         if cached is None or cached[0] is not model:
-            cached = (model, model.bind_tools(self.tools))
-            self._bound[id(model)] = cached
+            bound = (
+                model.bind_tools(tools, tool_choice=choice) if choice else model.bind_tools(tools)
+            )
+            cached = (model, bound)
+            self._bound[key] = cached
         return cached[1]
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -103,14 +143,15 @@ class ReasonNode:
             update, problem = self.start_turn(state, sent)
             if problem is not None:
                 return ended_early(update, problem)
-            prompt = context.system_prompt.replace("{tools}", describe_tools(self.tools))
-            transcript, opening = open_turn(messages, update.pop("asked"), prompt, not_run)
+            transcript, opening = open_turn(messages, update.pop("asked"), not_run)
         steps = (0 if new_turn else state.get("steps", 0)) + 1
         model: BaseChatModel | None = None
         try:
             limit = max_message_chars()
+            tools = self.run_tools(context)
             model = self.chat_model(context)
-            response = invoke_model(model, self.bound_model(model), model_view(transcript))
+            bound = self.bound_model(model, tools, context.require_search and steps == 1)
+            response = invoke_model(model, bound, self.model_input(context, tools, transcript))
             response = vet_reply(response, limit)
         except GraphBubbleUp:
             raise
@@ -125,6 +166,19 @@ class ReasonNode:
             "tokens": tokens,
             "retrieved": {} if new_turn else retrieved_by_tool(messages),
         }
+
+    def model_input(
+        self, context: Context, tools: Sequence[BaseTool], transcript: Sequence[AnyMessage]
+    ) -> list[AnyMessage]:
+        """What the model is sent: the system prompt (never stored), then the transcript.
+
+        The prompt is the run's (`Context.system_prompt`) or the graph's, `{tools}` filled in;
+        a system message stored by an older version of this graph is left out.
+        """
+        template = context.system_prompt or self.system_prompt
+        prompt = SystemMessage(template.replace("{tools}", describe_tools(tools)))
+        kept = [message for message in transcript if not isinstance(message, SystemMessage)]
+        return [prompt, *model_view(kept)]
 
     def start_turn(
         self, state: AgentState, sent: HumanMessage | None

@@ -1,9 +1,10 @@
-"""Checking a model's reply before it is stored: size caps, and a `finish` without an answer.
+"""Checking a model's reply before it is stored: size caps.
 
 Whatever a model sends is untrusted. A message longer than `AGENT_MAX_MESSAGE_CHARS` is cut
-(with a note the model sees), a tool call whose arguments are longer is not run but becomes an
-invalid call, and so does a `finish` call without an answer: the `reason` node answers invalid
-calls with error tool messages, so the model sees each problem and can correct itself.
+(with a note the model sees), and a tool call whose arguments are longer is not run but becomes
+an invalid call: the `reason` node answers invalid calls with error tool messages, so the model
+sees each problem and can correct itself. A `finish` call without an answer is not a problem
+but a decline (`tools.finish`): the run ends with ``stopped: "no_answer"``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 
 from graph.common.env import env_float
-from tools.finish import FINISH_TOOL
 
 MAX_MESSAGE_ENV = "AGENT_MAX_MESSAGE_CHARS"
 DEFAULT_MAX_MESSAGE_CHARS = 50_000
@@ -23,7 +23,6 @@ ARGS_TOO_LONG = "the arguments are {size:,} characters; the limit is {limit:,}"
 REPLY_TOO_LONG = (
     "the reply is {size:,} characters; the limit is {limit:,}: answer briefly, or call finish"
 )
-NO_ANSWER = "finish needs an answer: call finish with the answer text and its citations"
 SHOWN_ARGS = 200
 """Characters of an invalid call's arguments kept in the transcript."""
 
@@ -34,7 +33,7 @@ def max_message_chars() -> int:
 
 
 def vet_reply(response: BaseMessage, limit: int) -> BaseMessage:
-    """The reply as it may be stored: within `limit`, every finish call with an answer."""
+    """The reply as it may be stored: its text and every call's arguments within `limit`."""
     if not isinstance(response, AIMessage):
         return response
     calls: list[ToolCall] = []
@@ -44,8 +43,6 @@ def vet_reply(response: BaseMessage, limit: int) -> BaseMessage:
         size = _size(call.get("args"))
         if size > limit:
             invalid.append(_invalid(call, ARGS_TOO_LONG.format(size=size, limit=limit)))
-        elif call["name"] == FINISH_TOOL and not _has_answer(call.get("args")):
-            invalid.append(_invalid(call, NO_ANSWER))
         else:
             calls.append(call)
     changed = changed or len(calls) < len(response.tool_calls)
@@ -80,14 +77,6 @@ def vet_reply(response: BaseMessage, limit: int) -> BaseMessage:
             {k: v for k, v in response.additional_kwargs.items() if k != "tool_calls"}, limit
         ),
     )
-
-
-def _has_answer(args: Any) -> bool:
-    """Whether finish arguments hold a non-empty answer."""
-    if not isinstance(args, dict):
-        return False
-    answer = args.get("answer")
-    return answer is not None and bool(str(answer).strip())
 
 
 def _invalid(call: ToolCall, error: str) -> InvalidToolCall:

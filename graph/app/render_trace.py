@@ -103,14 +103,35 @@ def render_result(result: dict[str, Any], turn: Sequence[AnyMessage]) -> list[st
         ]
     elif stopped == "error":
         head = [f"  ERROR: {result.get('error')}"]
+    elif stopped == "no_answer":
+        head = [
+            "  NO ANSWER: the passages found do not cover the question"
+            f" (support {float(result.get('support') or 0.0):.2f})"
+        ]
     else:
         head = [f"  ANSWER: {result.get('answer')}"]
+        if result.get("short_answer"):
+            head.append(f"  SHORT ANSWER: {result['short_answer']}")
         if result.get("citations"):
             head.append(f"  CITATIONS: {', '.join(result['citations'])}")
         if result.get("unsupported"):
             head.append(f"  UNSUPPORTED: {', '.join(result['unsupported'])} (never retrieved)")
+        head.extend(render_support(result))
         head.extend(render_grounding(result))
     return ["", *head, footer]
+
+
+def render_support(result: dict[str, Any]) -> list[str]:
+    """The SUPPORT line: the share of the question the citations cover, and if it is trusted."""
+    if "support" not in result:
+        return []  # a result stored before support existed
+    verdict = "confident" if result.get("confident") else "NOT CONFIDENT"
+    if result.get("confident") and not result.get("citations"):
+        return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
+    return [
+        f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"
+        f" the cited passages ({verdict})"
+    ]
 
 
 def render_grounding(result: dict[str, Any]) -> list[str]:

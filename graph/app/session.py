@@ -1,7 +1,6 @@
 """Running the agent from Python: ask, resume, fork, and read stored threads.
 
-from graph.app.persistence import open_checkpointer
-from graph.app.session import Session
+from graph import Session, open_checkpointer
 
 with open_checkpointer() as saver:
     result = Session(saver).ask("Who leads the team that owns Beacon?")
@@ -19,7 +18,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import StateSnapshot, StreamMode
 
 from corpora import Corpus
-from graph.agent.budget import check_k, continue_limit, run_config, steps_left
+from graph.agent.budget import continue_limit, run_config, steps_left
 from graph.agent.context import Context
 from graph.agent.graph import AgentGraph, build_agent
 from graph.agent.question import check_question
@@ -28,9 +27,10 @@ from graph.app.agent_threads import (
     mid_run,
     new_thread_id,
 )
+from graph.app.corpus_specs import configured_specs, open_configured, spec_source
 from graph.app.fork_points import fork_points
 from graph.app.persistence import check_thread_id
-from graph.app.run_context import SessionDefaults, run_context
+from graph.app.run_context import Resolved, RunSettings, SessionDefaults, resolve
 from graph.app.step_printer import OnLines, OnToken, StepPrinter
 from graph.app.thread_list import ThreadSummary, list_threads
 from graph.app.thread_lock import thread_lock
@@ -44,25 +44,39 @@ from graph.app.thread_settings import (
 from graph.models import as_chat_model
 from tools.retrievers import IndexedCorpus
 
-RESULT_KEYS = ("answer", "citations", "unsupported", "steps", "stopped", "grounded", "ungrounded")
+RESULT_KEYS = (
+    "answer",
+    "short_answer",
+    "citations",
+    "unsupported",
+    "steps",
+    "stopped",
+    "grounded",
+    "ungrounded",
+    "support",
+    "confident",
+)
 
 
 class Session:
-    """The agent over the built-in corpora (unless `builtins` is False) and any given ones.
+    """The agent over the corpora and MCP servers you name, or else the default corpora.
 
-    A corpus may be a saved index (`tools.index_store.open_index`); `retriever` (bm25, dense,
-    hybrid; default ``$AGENT_RETRIEVER``) is how the other corpora are searched.
+    The sources are `corpora` (a `Corpus`, or a saved index: `tools.index_store.open_index`)
+    and `mcp` (MCP servers, `http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`, whose tools join
+    the agent's, `graph.mcp_io.tools`; their sessions stay open until `close()`). With either,
+    the agent searches only those (and the calculator); `builtins=True` adds the built-in
+    corpora. With neither, it searches ``$AGENT_CORPORA`` when set, else the built-ins.
+    `retriever` (bm25, dense, hybrid; default ``$AGENT_RETRIEVER``) is how the corpora that are
+    not saved indexes are searched.
 
-    Every run is a thread on `checkpointer` and gets its settings from one `Context` (model,
-    `max_steps`, `k`), chosen per call: the value the call gives, else the session's (`model`
-    as a name, `k`), else the thread's recorded one, else the default (`AGENT_MODEL` or the
-    policy; `graph.agent.budget`). A `BaseChatModel` object as `model` is fixed instead: every
-    run uses it, its runs' `Context.model` is its description, a call naming another model is
-    a ValueError, and its threads record no model (it cannot be loaded again by name).
-    With `on_token`, a run that prints its steps also writes a streaming model's thought
-    as the model writes it (LangGraph's `messages` stream), inside the trace's layout.
-    `mcp` lists MCP servers (`http://HOST:PORT/mcp` or `stdio:COMMAND ARGS...`) whose tools
-    join the agent's (`graph.mcp_io.tools`); their sessions stay open until `close()`.
+    Every run is a thread on `checkpointer` and gets its settings from one `Context`
+    (`graph.app.run_context.resolve`): the value the call gives, else the session's (`model`
+    as a name, `k`), else the thread's recorded one, else the default. A `BaseChatModel`
+    object as `model` is fixed instead: every run uses it, its runs' `Context.model` is its
+    description, a call naming another model is a ValueError, and its threads record no
+    model (it cannot be loaded again by name). With `on_token`, a run that prints its steps
+    also writes a streaming model's thought as the model writes it (LangGraph's `messages`
+    stream), inside the trace's layout.
     """
 
     def __init__(
@@ -71,31 +85,47 @@ class Session:
         corpora: Sequence[Corpus | IndexedCorpus] = (),
         k: int | None = None,
         model: BaseChatModel | str | None = None,
-        builtins: bool = True,
+        builtins: bool | None = None,
         on_token: OnToken | None = None,
         mcp: Sequence[str] = (),
         retriever: str | None = None,
         sources: Mapping[str, str | None] | None = None,
     ) -> None:
-        """Build the agent over the corpora.
+        """Build the agent over the sources (see the class docstring).
 
         `sources` says where each given corpus can be loaded from again (a path, or
         `dataset:<spec>`); it is recorded with every run so a resume can restore it.
         """
         from corpora import BUILTIN_CORPORA, load_builtin
+        from graph.app.corpus_specs import with_cached_vectors
         from tools import default_tools
 
+        known: dict[str, str | None] = dict(sources or {})
+        named = bool(corpora) or bool(mcp)
+        if not named and builtins is None:
+            configured = open_configured(retriever)
+            if configured is not None:
+                corpora = configured
+                specs = configured_specs()
+                known.update(
+                    {c.name: spec_source(s) for c, s in zip(configured, specs, strict=True)}
+                )
+                builtins = False
+        with_builtins = builtins if builtins is not None else not named
         everything: list[Corpus | IndexedCorpus] = (
-            [load_builtin(name) for name in BUILTIN_CORPORA] if builtins else []
+            [with_cached_vectors(load_builtin(name), retriever) for name in BUILTIN_CORPORA]
+            if with_builtins
+            else []  # vectors kept between runs
         )
         everything += list(corpora)
-        known = {name: BUILTIN_SOURCE for name in BUILTIN_CORPORA} if builtins else {}
-        self.corpus_needs = needs_of([c.name for c in everything], {**known, **(sources or {})})
+        if with_builtins:
+            known.update({name: BUILTIN_SOURCE for name in BUILTIN_CORPORA})
+        self.corpus_needs = needs_of([c.name for c in everything], known)
         chat_model = as_chat_model(model)  # a bad name or object fails here, at once
         self.defaults = SessionDefaults(
             model=model if isinstance(model, str) else None,
             fixed_model=chat_model if not isinstance(model, str) else None,
-            k=check_k(k) if k is not None else None,
+            k=k,
         )
         self.checkpointer = checkpointer
         self.on_token = on_token
@@ -136,22 +166,27 @@ class Session:
         model: str | None = None,
         max_steps: int | None = None,
         k: int | None = None,
+        require_search: bool | None = None,
         thread_id: str | None = None,
+        context: Context | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Run one question on a thread (new, or continued) and return its result.
 
         A thread whose last run stopped part-way (a crash) and that was asking the same
         question is resumed from its last checkpoint instead of starting over. `model`,
-        `max_steps` and `k` make the run's `Context` (see the class docstring for defaults).
+        `max_steps`, `k` and `require_search` make the run's `Context` (see the class
+        docstring); a `context` already resolved by `settings` is used as it is.
         """
         check_question(question)  # the entry check: a bad question touches no thread
-        thread_id = check_thread_id(thread_id) if thread_id else new_thread_id()
-        context = self._context(thread_id, model, max_steps, k)
+        thread_id = thread_id or new_thread_id()
+        if context is None:
+            given = RunSettings(model, max_steps, k, require_search)
+            context = self.settings(thread_id, given).context
         snapshot = self.agent_thread(thread_id)
         if mid_run(snapshot) and snapshot.values.get("question") == question:
             return self._continue(snapshot, context, on_lines)
-        config = run_config(context.max_steps, thread_id)
+        config = context.run_config(thread_id)
         printer = StepPrinter(on_lines, already=0, question=question)
         return self._drive({"question": question}, config, context, printer, thread_id)
 
@@ -162,32 +197,27 @@ class Session:
         model: str | None = None,
         max_steps: int | None = None,
         k: int | None = None,
+        context: Context | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Finish a thread's interrupted run from its last checkpoint.
 
         A run killed before its first step (only the question was saved) starts over; a run
         that stopped on an error retries the failed model call; a finished one is left as it
-        is and its result returned (`is_finished` tells which).
+        is and its result returned (`is_finished` tells which). `context` as in `ask`.
         """
         snapshot = self.snapshot(thread_id)
-        context = self._context(thread_id, model, max_steps, k)
+        if context is None:
+            context = self.settings(thread_id, RunSettings(model, max_steps, k)).context
         if mid_run(snapshot):
             return self._continue(snapshot, context, on_lines)
         if snapshot.values.get("stopped") == "error":
             points = self.fork_points(thread_id)
             if points and len(points) <= context.max_steps:
-                return self.fork(
-                    thread_id,
-                    len(points),
-                    model=context.model,
-                    max_steps=context.max_steps,
-                    k=context.k,
-                    on_lines=on_lines,
-                )
+                return self.fork(thread_id, len(points), context=context, on_lines=on_lines)
         if snapshot.values.get("stopped") is None and snapshot.values.get("question"):
             inputs = {"question": snapshot.values["question"]}
-            config = run_config(context.max_steps, thread_id)
+            config = context.run_config(thread_id)
             return self._drive(inputs, config, context, StepPrinter(on_lines, already=0), thread_id)
         return self.result(thread_id)
 
@@ -207,25 +237,29 @@ class Session:
         model: str | None = None,
         max_steps: int | None = None,
         k: int | None = None,
+        context: Context | None = None,
         on_lines: OnLines | None = None,
     ) -> dict[str, Any]:
         """Re-run the latest turn from just before model call `step`; the old branch is kept.
 
-        `model`, `max_steps` and `k` default as in `ask`.
+        `model`, `max_steps`, `k` and `context` as in `ask`.
         """
-        context = self._context(thread_id, model, max_steps, k)
+        if context is None:
+            context = self.settings(thread_id, RunSettings(model, max_steps, k)).context
         point = self.check_fork(thread_id, step, context.max_steps)
         config = run_config(steps_left(context.max_steps, step - 1), None)
         config["configurable"] = dict(point.config["configurable"])
         lines = StepPrinter(on_lines, already=step - 1)
         return self._drive(None, config, context, lines, thread_id)
 
-    def _context(
-        self, thread_id: str, model: str | None, max_steps: int | None, k: int | None = None
-    ) -> Context:
-        """The run's one `Context` (`graph.app.run_context`)."""
-        saved = read_settings(self.checkpointer, thread_id) or ThreadSettings()
-        return run_context(self.defaults, saved, model=model, max_steps=max_steps, k=k)
+    def settings(self, thread_id: str | None, given: RunSettings | None = None) -> Resolved:
+        """The run's `Context` and a note per thread setting it overrides.
+
+        From what the call `given`, the session, the thread and the defaults, in that order
+        (`graph.app.run_context.resolve`).
+        """
+        saved = read_settings(self.checkpointer, check_thread_id(thread_id)) if thread_id else None
+        return resolve(given or RunSettings(), self.defaults, saved)
 
     def check_fork(self, thread_id: str, step: int, max_steps: int) -> StateSnapshot:
         """The checkpoint to fork from at `step`, or a one-line ValueError saying why not."""

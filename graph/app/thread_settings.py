@@ -3,7 +3,7 @@
 Every run writes its graph kind, model, step budget, k and the corpora it searched into the
 metadata of each checkpoint it saves (LangGraph copies scalar `config["metadata"]` values
 there). `resume`, `replay --fork` and the next `ask --thread` read them back from the thread's
-latest checkpoint and reuse them unless the caller overrides one.
+latest checkpoint and reuse them unless the caller overrides one (`graph.app.run_context`).
 
 The kind (`agent`, `flow` or `router`) is written by every run and resume of each graph
 (`graph.app.session`, `flow_runs`, `router_runs`) and read by `kind_of`, so no layer guesses a
@@ -127,17 +127,6 @@ def parse_settings(metadata: Mapping[str, Any]) -> ThreadSettings:
         k=_int(metadata.get("k")),
         corpora=_corpora(metadata.get("corpora")),
     )
-
-
-def choose(
-    saved: Any, given: Any, explicit: bool, name: str, default: Any
-) -> tuple[Any, str | None]:
-    """The value to run with, and a note for the trace when a saved setting is overridden."""
-    if explicit:
-        if saved is not None and saved != given:
-            return given, f"{name} {given} overrides the thread's {saved}"
-        return given, None
-    return (saved if saved is not None else default), None
 
 
 def needs_of(names: Sequence[str], sources: Mapping[str, str | None]) -> tuple[CorpusNeed, ...]:

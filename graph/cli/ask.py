@@ -7,8 +7,9 @@ from typing import Any
 
 import click
 
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_MAX_STEPS
 from graph.cli.support import (
+    RETRIEVER,
     STEPS,
     K,
     db_option,
@@ -19,8 +20,7 @@ from graph.cli.support import (
     session,
     user_errors,
 )
-from graph.models.providers import default_model_spec
-from tools.retriever_names import RETRIEVERS
+from tools.search_settings import DEFAULT_K
 
 RULE = "=" * 72
 THIN = "-" * 72
@@ -104,18 +104,21 @@ def _tools(agent: Any) -> list[Any]:
 @click.option(
     "--model",
     "-m",
-    default=default_model_spec,
-    show_default="$AGENT_MODEL, else policy",
+    default=None,
+    show_default="the thread's, else $AGENT_MODEL, else policy",
     help="policy, scripted:<file>, or provider:model (openai:gpt-4o-mini, anthropic:...).",
 )
 @click.option(
     "--max-steps",
     type=STEPS,
-    default=DEFAULT_MAX_STEPS,
-    show_default=True,
+    default=None,
+    show_default=f"the thread's, else {DEFAULT_MAX_STEPS}",
     help="Most model calls for this question.",
 )
-@click.option("--k", type=K, default=DEFAULT_K, show_default=True, help="Passages per search.")
+@click.option(
+    "--k", type=K, default=None, show_default=f"the thread's, else {DEFAULT_K}",
+    help="Passages per search.",
+)  # fmt: skip
 @click.option("--thread", "thread_id", default=None, help="Thread to continue (default: new).")
 @click.option(
     "--corpus",
@@ -126,7 +129,7 @@ def _tools(agent: Any) -> list[Any]:
 )
 @click.option(
     "--retriever",
-    type=click.Choice(RETRIEVERS),
+    type=RETRIEVER,
     default=None,
     help="How corpora loaded here are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
@@ -137,18 +140,32 @@ def _tools(agent: Any) -> list[Any]:
     metavar="SPEC",
     help="Add an MCP server's tools: http://HOST:PORT/mcp or 'stdio:COMMAND ARGS...'; repeatable.",
 )
+@click.option(
+    "--builtins",
+    is_flag=True,
+    help="Search the built-in corpora too (they are the default only when no "
+    "--corpus, --mcp or $AGENT_CORPORA names a source).",
+)
+@click.option(
+    "--require-search",
+    is_flag=True,
+    default=None,
+    help="Make the first model call a search (tool_choice): for models that answer unsearched.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 @quiet_option
 @db_option
 def ask(
     question: str,
-    model: str,
-    max_steps: int,
-    k: int,
+    model: str | None,
+    max_steps: int | None,
+    k: int | None,
     thread_id: str | None,
     corpus_specs: tuple[str, ...],
     mcp_specs: tuple[str, ...],
     retriever: str | None,
+    builtins: bool,
+    require_search: bool | None,
     as_json: bool,
     quiet: bool,
     db: str | None,
@@ -156,22 +173,19 @@ def ask(
     """Ask a question; prints the trace and the answer."""
     from graph.agent.transcript import current_turn
     from graph.app.agent_threads import new_thread_id
-    from graph.app.persistence import check_thread_id
     from graph.app.render_trace import render_goal, render_result
+    from graph.app.run_context import RunSettings
     from graph.cli.support import interrupted_hint
     from graph.cli.thread_session import thread_session
 
-    with user_errors():  # the thread id is checked before anything prints
-        if thread_id is not None:
-            check_thread_id(thread_id)
+    given = RunSettings(model=model, max_steps=max_steps, k=k, require_search=require_search)
     settings = thread_session(
         db,
         thread_id,
-        model=model,
-        max_steps=max_steps,
-        k=k,
+        given,
         corpus_specs=corpus_specs,
         mcp=mcp_specs,
+        builtins=builtins,
         retriever=retriever,
     )
     with settings as (agent, chosen):
@@ -183,8 +197,7 @@ def ask(
         with user_errors(), interrupted_hint(thread_id):
             result = agent.ask(  # the session checks the question before anything prints
                 question,
-                model=chosen.model,
-                max_steps=chosen.max_steps,
+                context=chosen.context,
                 thread_id=thread_id,
                 on_lines=None if as_json or quiet else header.echo,
             )

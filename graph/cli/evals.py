@@ -8,16 +8,16 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
+from graph.agent.budget import DEFAULT_MAX_STEPS
 from graph.app.terminal import safe_markup, safe_text
-from graph.cli.support import STEPS, K, user_errors
-from tools.retriever_names import RETRIEVERS
+from graph.cli.support import RETRIEVER, STEPS, K, user_errors
+from tools.search_settings import DEFAULT_K
 
 DEFAULT_CONCURRENCY = 4
 RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -118,7 +118,7 @@ def write_comparison(
     """Write ``compare.md``: the metrics side by side and a link to each model's report."""
     from evals.report import md_cell, md_text
     from evals.report_data import format_metric, metrics_for, summary_of
-    from evals.runner import compare_retrieval
+    from evals.run_threads import compare_retrieval
 
     summaries = [summary_of(run.records) for run in runs]
     lines = [
@@ -171,16 +171,16 @@ def _out_folder(value: str | None) -> Path | None:
 @click.option(
     "--max-steps",
     type=STEPS,
-    default=DEFAULT_MAX_STEPS,
-    show_default=True,
+    default=None,
+    show_default=str(DEFAULT_MAX_STEPS),
     help="Most model calls per question.",
 )
+@click.option("--k", type=K, default=None, show_default=str(DEFAULT_K), help="Passages per search.")
 @click.option(
-    "--k",
-    type=K,
-    default=DEFAULT_K,
-    show_default=True,
-    help="Passages per search.",
+    "--require-search",
+    is_flag=True,
+    default=None,
+    help="Make each run's first model call a search (tool_choice).",
 )
 @click.option(
     "--concurrency",
@@ -202,7 +202,7 @@ def _out_folder(value: str | None) -> Path | None:
 @click.option("--run-id", default=None, help="Run id in thread ids and the folder (default: now).")
 @click.option(
     "--retriever",
-    type=click.Choice(RETRIEVERS),
+    type=RETRIEVER,
     default=None,
     help="How the dataset's corpora are searched (default: $AGENT_RETRIEVER, else bm25).",
 )
@@ -224,11 +224,24 @@ def _out_folder(value: str | None) -> Path | None:
     metavar="PATH|URL",
     help="Checkpoint store: a SQLite file or postgresql:// URL (default: $AGENT_HOME).",
 )
+@click.option(
+    "--server",
+    default=None,
+    metavar="URL",
+    help="Run the questions on a LangGraph server (langgraph dev, or a deployment) instead.",
+)
+@click.option(
+    "--assistant",
+    default=None,
+    metavar="ID",
+    help="With --server: the assistant or graph to run (default: agent).",
+)
 def eval_command(
     dataset_spec: str,
     model: str | None,
-    max_steps: int,
-    k: int,
+    max_steps: int | None,
+    k: int | None,
+    require_search: bool | None,
     concurrency: int,
     limit: int | None,
     out: Path | None,
@@ -238,30 +251,40 @@ def eval_command(
     corpus_name: str | None,
     rerun: bool,
     db: str | None,
+    server: str | None,
+    assistant: str | None,
 ) -> None:
     """Run a dataset through the agent; print the metrics and write results and reports."""
     from evals.datasets import load_dataset
 
     models = parse_models(model, compare)
+    if assistant is not None and server is None:
+        raise click.UsageError("--assistant needs --server")
+    if server is not None and (corpus_name is not None or retriever is not None or db is not None):
+        raise click.UsageError("with --server the server's corpora and store are used: drop "
+                               "--corpus, --retriever and --db")  # fmt: skip
     if run_id is not None and not RUN_ID_RE.fullmatch(run_id):
         raise click.UsageError(
             f"bad --run-id {run_id!r}: up to 64 letters, digits, '.', '_' and '-'"
         )
     try:  # before the agent's heavier imports, so a bad file fails fast
-        dataset = load_dataset(dataset_spec)
+        dataset = load_dataset(dataset_spec, check_ids=corpus_name is None and server is None)
     except ValueError as error:
         raise click.ClickException(" ".join(str(error).split())) from None
 
     from evals.report import write_report
     from evals.report_data import EvalRun, summary_of
-    from evals.runner import compare_retrieval, new_run_id, run_dataset
+    from evals.run_threads import compare_retrieval
+    from evals.runner import eval_context, new_run_id, run_dataset
     from graph.app.home import agent_home
     from graph.app.persistence import open_checkpointer
     from graph.models import load_model
 
     with user_errors():
-        for name in models:
-            load_model(name)
+        contexts = [eval_context(name, max_steps, k, require_search) for name in models]
+        if server is None:
+            for name in models:
+                load_model(name)
         index = None
         if corpus_name is not None:  # the dataset's questions over a saved index's passages
             from evals.saved_corpus import over_index
@@ -282,32 +305,51 @@ def eval_command(
     names = run_names(models)
     total = min(limit, len(dataset)) if limit is not None else len(dataset)
     runs: list[EvalRun] = []
-    with user_errors(), open_checkpointer(db) as saver:
-        for name, label, slug in zip(models, labels, names, strict=True):
+    with user_errors(), ExitStack() as stack:
+        local = None if server is not None else stack.enter_context(open_checkpointer(db))
+        for name, label, slug, context in zip(models, labels, names, contexts, strict=True):
             this_id = run_id if len(models) == 1 else f"{run_id}-{slug}"
             start = time.perf_counter()
             with progress_bar(total, f"{dataset.name} · {label}") as on_record:
-                records = run_dataset(
-                    dataset,
-                    model=name,
-                    max_steps=max_steps,
-                    k=k,
-                    concurrency=concurrency,
-                    limit=limit,
-                    checkpointer=saver,
-                    run_id=this_id,
-                    on_record=on_record,
-                    retriever=retriever,
-                    rerun=rerun,
-                    index=index,
-                )
+                if server is not None:
+                    from evals.server_runner import DEFAULT_ASSISTANT, run_on_server
+
+                    records, saver = run_on_server(
+                        dataset,
+                        server,
+                        context=context,
+                        assistant=assistant or DEFAULT_ASSISTANT,
+                        concurrency=concurrency,
+                        limit=limit,
+                        run_id=this_id,
+                        rerun=rerun,
+                        on_record=on_record,
+                    )
+                else:
+                    assert local is not None
+                    saver = local
+                    records = run_dataset(
+                        dataset,
+                        model=name,
+                        max_steps=max_steps,
+                        k=k,
+                        require_search=require_search,
+                        concurrency=concurrency,
+                        limit=limit,
+                        checkpointer=saver,
+                        run_id=this_id,
+                        on_record=on_record,
+                        retriever=retriever,
+                        rerun=rerun,
+                        index=index,
+                    )
             run = EvalRun(
                 dataset=dataset,
                 model=name,
                 run_id=this_id,
                 records=records,
-                max_steps=max_steps,
-                k=k,
+                max_steps=context.max_steps,
+                k=context.k,
                 concurrency=concurrency,
                 wall_s=time.perf_counter() - start,
             )

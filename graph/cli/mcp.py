@@ -1,19 +1,26 @@
 """``agent mcp serve``: the project's tools over the Model Context Protocol.
 
 ``graph.cli.main`` adds it to the group. Over stdio, standard output is the protocol
-channel, so nothing else is printed there; messages go to standard error.
+channel, so nothing else is printed there; messages go to standard error. Over HTTP the
+address, its checks and the session limits are ``graph.mcp_io.serving``'s.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import logging
-import socket
-
 import click
 
-from graph.agent.budget import DEFAULT_K
 from graph.cli.support import K, user_errors
+from graph.mcp_io.serving import (
+    MAX_SESSIONS,
+    SESSION_IDLE_S,
+    bind,
+    bracketed,
+    is_loopback,
+    one_line_log,
+    serve_http,
+    url_of,
+)
+from tools.search_settings import DEFAULT_K
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -21,45 +28,6 @@ EXPOSED = (
     "warning: serving {n} tools on {host}:{port} without authentication: anyone who can reach "
     "this address can search the corpora and call every tool"
 )
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` names only this machine (127.0.0.0/8, ::1 or localhost)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_port_free(host: str, port: int) -> None:
-    """Raise a one-line ValueError when ``host:port`` cannot be bound."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as error:
-            raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-
-
-class DropClosedStreams(logging.Filter):
-    """Drops the SDK's traceback for a client that hung up its event stream (not a fault)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Keep every record except a ClosedResourceError logged by the stream writer."""
-        import anyio
-
-        error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, anyio.ClosedResourceError)
-
-
-def quiet_disconnects() -> None:
-    """Install ``DropClosedStreams`` on the SDK's streamable HTTP logger (once)."""
-    sdk = logging.getLogger("mcp.server.streamable_http")
-    if not any(isinstance(f, DropClosedStreams) for f in sdk.filters):
-        sdk.addFilter(DropClosedStreams())
 
 
 @click.group("mcp")
@@ -83,43 +51,63 @@ def mcp_group() -> None:
 )
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
-    help="Port for --transport http.",
+    help="Port for --transport http (0: any free port).",
 )  # fmt: skip
 @click.option(
     "--corpus",
     "corpus_specs",
     multiple=True,
-    metavar="NAME=PATH",
-    help="Add a corpus (.jsonl or folder) as a search_NAME tool; repeatable.",
+    metavar="NAME[=PATH]",
+    help="Serve a saved index NAME, or a corpus (.jsonl or folder) as search_NAME, instead of "
+    "$AGENT_CORPORA or the built-ins; repeatable.",
 )
+@click.option("--builtins", is_flag=True, help="Serve the built-in corpora beside --corpus.")
 @click.option("--k", type=K, default=DEFAULT_K, show_default=True)
+@click.option(
+    "--max-sessions", type=click.IntRange(1, 100_000), default=MAX_SESSIONS, show_default=True,
+    help="Most HTTP sessions open at once (a new one past that gets 503).",
+)  # fmt: skip
+@click.option(
+    "--session-idle", type=click.FloatRange(0.1, 86_400), default=SESSION_IDLE_S,
+    show_default=True, help="Seconds without a request before an HTTP session is closed.",
+)  # fmt: skip
 def serve(
-    transport: str, host: str | None, port: int, corpus_specs: tuple[str, ...], k: int
+    transport: str,
+    host: str | None,
+    port: int,
+    corpus_specs: tuple[str, ...],
+    builtins: bool,
+    k: int,
+    max_sessions: int,
+    session_idle: float,
 ) -> None:
     """Serve the search tools, calculator and field-service tools over MCP."""
-    from corpora import BUILTIN_CORPORA, load_builtin, parse_corpus_spec
+    from graph.app.corpus_specs import served_corpora
     from graph.mcp_io.server import build_server
 
     with user_errors():
         if transport == "stdio" and host is not None:
             raise ValueError("--host applies to --transport http only")
-        bind = host or LOOPBACK
-        corpora = [load_builtin(name) for name in BUILTIN_CORPORA]
-        corpora += [parse_corpus_spec(spec) for spec in corpus_specs]
-        server = build_server(corpora, k=k, host=bind, port=port)
+        address = host or LOOPBACK
+        corpora = served_corpora(corpus_specs, builtins)
         if transport == "http":
-            check_port_free(bind, port)
+            one_line_log()
+            listener = bind(address, port)
+            port = int(listener.getsockname()[1])
+        server = build_server(
+            corpora, k=k, host=address, port=port, session_idle_s=session_idle,
+            max_sessions=max_sessions,
+        )  # fmt: skip
     if transport == "stdio":
         server.run("stdio")
         return
-    if not is_loopback(bind):
+    if not is_loopback(address):
         import asyncio
 
         tools = len(asyncio.run(server.list_tools()))
-        click.echo(EXPOSED.format(n=tools, host=bind, port=port), err=True)
-    click.echo(f"MCP server (streamable HTTP) at http://{bind}:{port}/mcp", err=True)
-    quiet_disconnects()
-    server.run("streamable-http")
+        click.echo(EXPOSED.format(n=tools, host=bracketed(address), port=port), err=True)
+    click.echo(f"MCP server (streamable HTTP) at {url_of(address, port)}", err=True)
+    serve_http(server, listener)
 
 
-__all__ = ["check_port_free", "is_loopback", "mcp_group", "serve"]
+__all__ = ["mcp_group", "serve"]

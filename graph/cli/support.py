@@ -10,13 +10,23 @@ from typing import Any
 
 import click
 
-from graph.agent.budget import DEFAULT_K, MAX_K, MAX_STEPS, MIN_K, MIN_STEPS
+from graph.agent.budget import MAX_STEPS, MIN_STEPS
 from graph.app.terminal import safe_json, safe_text
+from tools.search_settings import MAX_K, MIN_K, RETRIEVERS
 
 STEPS = click.IntRange(MIN_STEPS, MAX_STEPS)
 """`--max-steps` (and `--fork`): the step budget's range, from `graph.agent.budget`."""
 K = click.IntRange(MIN_K, MAX_K)
-"""`--k`: passages per search, from `graph.agent.budget`."""
+"""`--k`: passages per search, from `tools.search_settings`."""
+RETRIEVER = click.Choice(RETRIEVERS)
+"""`--retriever`: the retriever names, from `tools.retrievers`."""
+OPTION_LABELS = {
+    "model": "--model",
+    "max_steps": "--max-steps",
+    "k": "--k",
+    "require_search": "--require-search",
+}
+"""How a trace note names each run setting: as the option that sets it."""
 
 
 def echo_lines(lines: list[str]) -> None:
@@ -62,9 +72,15 @@ def user_errors() -> Iterator[None]:
 
 @contextmanager
 def interrupted_hint(thread_id: str) -> Iterator[None]:
-    """On Ctrl-C, say how to resume the thread (one line) and exit 130."""
+    """On Ctrl-C, say how to resume the thread (one line) and exit 130.
+
+    Waits on other threads (an MCP call, a model call) end at once too (`on_ctrl_c`).
+    """
+    from graph.common.cancel import on_ctrl_c
+
     try:
-        yield
+        with on_ctrl_c():
+            yield
     except KeyboardInterrupt:
         click.echo(f"error: interrupted; resume with: agent resume {thread_id}", err=True)
         raise SystemExit(130) from None
@@ -73,34 +89,27 @@ def interrupted_hint(thread_id: str) -> Iterator[None]:
 @contextmanager
 def session(
     db: str | None,
-    corpus_specs: tuple[str, ...] = (),
-    k: int = DEFAULT_K,
     model: str | None = None,
-    mcp: tuple[str, ...] = (),
     retriever: str | None = None,
     read_only: bool = False,
 ) -> Iterator[Any]:
-    """A `Session` on the chosen checkpoint store, with user corpora and MCP servers.
+    """A `Session` over the built-in corpora on the chosen checkpoint store.
 
-    The model is checked first. A corpus spec that is the name of a saved index opens it
-    (`graph.cli.index`); any other is loaded on the fly with `retriever`. A streaming model's
-    thoughts are printed as they arrive (`echo_live`); the MCP sessions are closed on the way
-    out. `read_only` opens the store only to read it (`threads`, `replay`).
+    The model is checked first. A streaming model's thoughts are printed as they arrive
+    (`echo_live`). `read_only` opens the store only to read it (`threads`, `replay`). The
+    built-ins, not ``$AGENT_CORPORA``: `agent demo` runs the seed goals over the seed corpora,
+    and reading threads needs no corpus.
     """
-    from graph.app.corpus_specs import open_corpus_spec
     from graph.app.persistence import open_checkpointer
     from graph.app.session import Session
     from graph.models import load_model
 
     with user_errors():
-        corpora = [open_corpus_spec(spec, retriever) for spec in corpus_specs]
         if model is not None:
             load_model(model)
         with (
             open_checkpointer(db, read_only=read_only) as saver,
-            Session(
-                saver, corpora=corpora, k=k, mcp=mcp, on_token=echo_live, retriever=retriever
-            ) as agent,
+            Session(saver, on_token=echo_live, retriever=retriever, builtins=True) as agent,
         ):
             yield agent
 
@@ -131,6 +140,9 @@ def echo_answer_only(result: dict[str, Any]) -> None:
         raise click.ClickException(str(result.get("error") or "the run stopped on an error"))
     if result.get("answer") is None:
         steps = int(result.get("steps") or 0)
-        why = "the step budget ran out" if result.get("stopped") == "budget" else "the run stopped"
+        why = {
+            "budget": "the step budget ran out",
+            "no_answer": "the passages found do not cover the question",
+        }.get(str(result.get("stopped")), "the run stopped")
         raise click.ClickException(f"no answer: {why} after {steps} model call{'s' * (steps != 1)}")
     echo_lines([str(result["answer"])])

@@ -11,55 +11,44 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
-from click.core import ParameterSource
-
-from graph.agent.budget import DEFAULT_K, DEFAULT_MAX_STEPS
-from graph.app.thread_settings import (
-    BUILTIN_SOURCE,
-    DATASET_PREFIX,
-    ThreadSettings,
-    choose,
-    read_settings,
-)
+from graph.app.run_context import RunSettings
+from graph.app.thread_settings import BUILTIN_SOURCE, DATASET_PREFIX, ThreadSettings, read_settings
+from graph.cli.support import OPTION_LABELS
 from tools.saved_indexes import SAVED_PREFIX
+
+if TYPE_CHECKING:
+    from graph.agent.context import Context
 
 
 @dataclass
 class Chosen:
-    """The settings a command runs a thread with, and the trace notes about overrides."""
+    """The run's context (settings resolved once) and the trace notes about overrides."""
 
-    model: str = "policy"
-    max_steps: int = DEFAULT_MAX_STEPS
+    context: Context
     notes: list[str] = field(default_factory=list)
-
-
-def given(name: str) -> bool:
-    """Whether the current command's option `name` was given (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
 @contextmanager
 def thread_session(
     db: str | None,
     thread_id: str | None,
+    given: RunSettings,
     *,
-    model: str,
-    max_steps: int,
-    k: int = DEFAULT_K,
     corpus_specs: tuple[str, ...] = (),
     mcp: tuple[str, ...] = (),
+    builtins: bool = False,
     retriever: str | None = None,
 ) -> Iterator[tuple[Any, Chosen]]:
-    """A Session for `thread_id` built with its recorded settings, and the chosen settings.
+    """A Session for `thread_id` built with its recorded corpora, and the run's settings.
 
-    `corpus_specs` are saved index names or `NAME=PATH` specs (`graph.cli.index`); `mcp` adds
-    MCP servers' tools; the session's MCP connections are closed on the way out.
+    `given` holds only the options typed on the command line; the session resolves them
+    against the thread's and the defaults (`Session.settings`). `corpus_specs` are saved index
+    names or `NAME=PATH` specs; `mcp` adds MCP servers' tools; with either, the built-ins join
+    only with `builtins`. The session's MCP connections are closed on the way out.
     """
-    from graph.app.corpus_specs import open_corpus_spec
+    from graph.app.corpus_specs import open_corpus_spec, spec_source
     from graph.app.persistence import check_thread_id, open_checkpointer
     from graph.app.session import Session
     from graph.cli.support import echo_live, user_errors
@@ -68,34 +57,30 @@ def thread_session(
     with user_errors(), open_checkpointer(db) as saver:
         saved = read_settings(saver, check_thread_id(thread_id)) if thread_id else None
         saved = saved or ThreadSettings()
-        chosen = Chosen()
-        chosen.model, note_m = choose(saved.model, model, given("model"), "--model", model)
-        chosen.max_steps, note_s = choose(
-            saved.max_steps, max_steps, given("max_steps"), "--max-steps", max_steps
-        )
-        run_k, note_k = choose(saved.k, k, _has_option("k") and given("k"), "--k", k)
-        chosen.notes = [f"[settings] {n}" for n in (note_m, note_s, note_k) if n]
-        load_model(chosen.model)
         mine = [open_corpus_spec(spec, retriever) for spec in corpus_specs]
         sources: dict[str, str | None] = {
-            c.name: _spec_path(s) for c, s in zip(mine, corpus_specs, strict=True)
+            c.name: spec_source(s) for c, s in zip(mine, corpus_specs, strict=True)
         }
         restored = restore_corpora(saved, thread_id or "", {c.name for c in mine})
         sources.update({corpus.name: source for corpus, source in restored})
-        builtins = not saved.corpora or any(c.source == BUILTIN_SOURCE for c in saved.corpora)
         corpora = [*mine, *(corpus for corpus, _ in restored)]
+        with_builtins: bool | None = builtins or None
+        if saved.corpora:
+            with_builtins = builtins or any(c.source == BUILTIN_SOURCE for c in saved.corpora)
         agent = Session(
             saver,
             corpora=corpora,
-            k=run_k,
-            builtins=builtins,
+            builtins=with_builtins,
             sources=sources,
             mcp=mcp,
             retriever=retriever,
             on_token=echo_live,
         )
         with agent:
-            yield agent, chosen
+            resolved = agent.settings(thread_id, given)
+            load_model(resolved.context.model)  # an unknown model: one line, before any run
+            notes = [f"[settings] {o.line(OPTION_LABELS[o.name])}" for o in resolved.overrides]
+            yield agent, Chosen(resolved.context, notes)
 
 
 def restore_corpora(
@@ -139,19 +124,3 @@ def _dataset_corpus(spec: str) -> Any:
     if corpus is None:
         raise CorpusError(f"dataset {spec!r} has no corpus of its own")
     return corpus
-
-
-def _spec_path(spec: str) -> str:
-    """The path part of a `--corpus NAME=PATH` spec, made absolute (`saved:NAME` for an index)."""
-    from pathlib import Path
-
-    if "=" not in spec and "/" not in spec and not Path(spec).exists():
-        return f"{SAVED_PREFIX}{spec}"
-    head, sep, tail = spec.partition("=")
-    path = tail if sep and "/" not in head else spec
-    return str(Path(path).resolve())
-
-
-def _has_option(name: str) -> bool:
-    """Whether the current command has the option `name`."""
-    return any(param.name == name for param in click.get_current_context().command.params)

@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from graph.agent.budget import DEFAULT_MAX_STEPS
 from graph.cli.support import (
     STEPS,
     db_option,
@@ -51,11 +50,13 @@ def threads(limit: int, show_all: bool, db: str | None) -> None:
     default=None,
     help="Re-run the latest turn from this step (time travel); the old branch stays.",
 )
-@click.option("--model", "-m", default="policy", show_default=True, help="Model for the fork.")
-@click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
+@click.option(
+    "--model", "-m", default=None, show_default="the thread's", help="Model for the fork."
+)
+@click.option("--max-steps", type=STEPS, default=None, show_default="the thread's")
 @db_option
 def replay(
-    thread_id: str, fork_step: int | None, model: str, max_steps: int, db: str | None
+    thread_id: str, fork_step: int | None, model: str | None, max_steps: int | None, db: str | None
 ) -> None:
     """Print a stored transcript without calling any model or tool (or fork it)."""
     from graph.app.flow_runs import flow_for, flow_result
@@ -64,9 +65,11 @@ def replay(
     from graph.cli.flow import flow_thread_state, render_flow
 
     if fork_step is not None:
+        from graph.app.run_context import RunSettings
         from graph.cli.thread_session import thread_session
 
-        with thread_session(db, thread_id, model=model, max_steps=max_steps) as (agent, chosen):
+        given = RunSettings(model=model, max_steps=max_steps)
+        with thread_session(db, thread_id, given) as (agent, chosen):
             with user_errors():
                 fork_thread(agent, thread_id, fork_step, chosen)
         return
@@ -91,7 +94,7 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     from graph.app.render_trace import model_steps, render_goal, render_result, render_step
 
     messages = agent.messages(thread_id)
-    agent.check_fork(thread_id, fork_step, chosen.max_steps)
+    agent.check_fork(thread_id, fork_step, chosen.context.max_steps)
     latest = current_turn(messages)
     question = str(latest[0].content) if latest else ""
     echo_lines([f"[fork] thread {thread_id} from step {fork_step}; the old branch is kept"])
@@ -100,13 +103,7 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     steps = model_steps(latest)
     for number, message in enumerate(steps[: fork_step - 1], start=1):
         echo_lines(render_step(number, message, results))
-    result = agent.fork(
-        thread_id,
-        fork_step,
-        model=chosen.model,
-        max_steps=chosen.max_steps,
-        on_lines=echo_lines,
-    )
+    result = agent.fork(thread_id, fork_step, context=chosen.context, on_lines=echo_lines)
     echo_lines(render_result(result, current_turn(agent.messages(thread_id))))
 
 
@@ -119,16 +116,16 @@ def fork_thread(agent: Any, thread_id: str, fork_step: int, chosen: Any) -> None
     metavar="VALUE",
     help="Resume a flow thread paused for a human: a fault code (F-109), 'close: <note>' or JSON.",
 )
-@click.option("--model", "-m", default="policy", show_default=True)
-@click.option("--max-steps", type=STEPS, default=DEFAULT_MAX_STEPS, show_default=True)
+@click.option("--model", "-m", default=None, show_default="the thread's")
+@click.option("--max-steps", type=STEPS, default=None, show_default="the thread's")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 @quiet_option
 @db_option
 def resume(
     thread_id: str,
     value: str | None,
-    model: str,
-    max_steps: int,
+    model: str | None,
+    max_steps: int | None,
     as_json: bool,
     quiet: bool,
     db: str | None,
@@ -143,9 +140,10 @@ def resume(
         return
     if continue_flow_thread(thread_id, db, as_json=as_json):
         return
+    from graph.app.run_context import RunSettings
     from graph.cli.thread_session import thread_session
 
-    settings = thread_session(db, thread_id, model=model, max_steps=max_steps)
+    settings = thread_session(db, thread_id, RunSettings(model=model, max_steps=max_steps))
     with settings as (agent, chosen), user_errors():
         refuse_flow_thread(agent.checkpointer, thread_id)
         if agent.is_finished(thread_id) and not (as_json or quiet):
@@ -153,10 +151,7 @@ def resume(
         elif not (as_json or quiet):
             echo_lines(chosen.notes)
         result = agent.resume(
-            thread_id,
-            model=chosen.model,
-            max_steps=chosen.max_steps,
-            on_lines=None if as_json or quiet else echo_lines,
+            thread_id, context=chosen.context, on_lines=None if as_json or quiet else echo_lines
         )
         if as_json:
             from graph.app.session import RESULT_KEYS

@@ -17,7 +17,6 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     RemoveMessage,
-    SystemMessage,
     ToolCall,
     ToolMessage,
 )
@@ -30,6 +29,9 @@ NO_QUESTION = (
 )
 NO_ANSWER = "No answer: {why}."
 BUDGET_SPENT = "the step budget ran out after {steps} model calls"
+DECLINED = "what {searched} found does not cover the question"
+NOTHING_SEARCHED = "nothing was searched"
+NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
 Closer = Callable[[ToolCall, str], ToolMessage]
 """Builds the error tool message for a call that will never run, given the reason."""
 
@@ -48,29 +50,27 @@ def sent_question(messages: Sequence[AnyMessage]) -> HumanMessage | None:
 def open_turn(
     messages: Sequence[AnyMessage],
     question: HumanMessage,
-    system_prompt: str,
     close: Closer,
 ) -> tuple[list[AnyMessage], list[BaseMessage]]:
     """The transcript a new turn starts from, and the `messages` update that makes it so.
 
     `question` is the turn's human message: a new one to append, or (from a chat panel) a copy
-    of the last stored one with the same id. The transcript starts with the system prompt and
-    every earlier tool call is answered before the next question. When the stored messages
-    already are its beginning, the update only appends; otherwise it rewrites the transcript.
+    of the last stored one with the same id, which replaces it in place. Every earlier tool
+    call is answered before the question. No system prompt is stored: the `reason` node adds
+    it to each model call. The update only appends (or replaces the sent question by id); a
+    stored history with calls left open before its last question is rewritten.
     """
-    body = list(messages)
-    if body and body[-1].id is not None and body[-1].id == question.id:
-        body[-1] = question
-    else:
-        body.append(question)
-    wanted = answer_open_calls(body, close)
-    if not (wanted and isinstance(wanted[0], SystemMessage)):
-        wanted.insert(0, SystemMessage(system_prompt))
-    kept = len(messages)
-    if len(wanted) >= kept and all(a is b for a, b in zip(wanted, messages, strict=False)):
-        appended: list[BaseMessage] = [*wanted[kept:]]
-        return wanted, appended
-    return wanted, [RemoveMessage(id=REMOVE_ALL_MESSAGES), *wanted]
+    stored = list(messages)
+    sent = bool(stored) and stored[-1].id is not None and stored[-1].id == question.id
+    earlier = stored[:-1] if sent else stored
+    wanted = answer_open_calls([*earlier, question], close)
+    if not all(a is b for a, b in zip(wanted, earlier, strict=False)):  # calls left open earlier
+        return wanted, [RemoveMessage(id=REMOVE_ALL_MESSAGES), *wanted]
+    added: list[BaseMessage] = [*wanted[len(earlier) :]]
+    if sent and len(added) > 1:  # replies go before the sent question: move it after them
+        moved = question.model_copy(update={"id": None})
+        return [*wanted[:-1], moved], [RemoveMessage(id=str(question.id)), *added[:-1], moved]
+    return wanted, added
 
 
 def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[AnyMessage]:
@@ -90,11 +90,24 @@ def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[Any
 
 
 def answer_message(result: Mapping[str, Any]) -> AIMessage:
-    """The AI message that closes a turn: the answer with its citations, or why there is none."""
+    """The AI message that closes a turn: the answer with its citations, or why there is none.
+
+    An answer that is not ``confident`` says so with its support; a decline (``no_answer``)
+    names the searches (``result["searched"]``) whose passages did not cover the question.
+    """
     answer = result.get("answer")
     if result.get("stopped") == "answer" and answer:
         missing = [c for c in result.get("citations") or [] if f"[{c}]" not in answer]
-        text = " ".join([answer, *(f"[{c}]" for c in missing)])
+        doubt = (
+            []
+            if result.get("confident", True)
+            else [NOT_CONFIDENT.format(support=float(result.get("support") or 0.0))]
+        )
+        text = " ".join([answer, *(f"[{c}]" for c in missing), *doubt])
+    elif result.get("stopped") == "no_answer":
+        searched = list(result.get("searched") or [])
+        why = DECLINED.format(searched=", ".join(searched)) if searched else NOTHING_SEARCHED
+        text = NO_ANSWER.format(why=why)
     elif result.get("stopped") == "budget":
         text = NO_ANSWER.format(why=BUDGET_SPENT.format(steps=result.get("steps", 0)))
     else:

@@ -4,6 +4,10 @@ The node shows a human what the failing stage knew (its reason, the candidate fa
 their names) and waits. Resumed with a fault code, it sends the request back to the part stage
 (``policy.RESUME_STAGE``) with that code and the later stages' run counts cleared; resumed with
 a close, it ends the request. Resuming re-runs only this node, never the stages before it.
+
+A value it cannot use (``123``, ``[1, 2]``, ``{"action": "rm -rf"}``, an unknown fault code,
+100 KB of text) is refused: the node records why (``resume_error``) and says so in the run's
+messages, then runs again and pauses with the reason in the payload's ``error``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from graph.flow.human import RESUME_HELP, ResumeError, candidates, parse_decisio
 from graph.flow.state import FlowState, HumanDecision, LogEntry
 from graph.flow.transitions import POLICY, RESUME_STAGE, Stage
 
+REFUSED = "Resume refused: {error}"
+"""The run's message for a resume value the flow cannot use."""
 _STAGES = frozenset(s.value for s in Stage)
 _LATER = frozenset(
     s.value for s in Stage if list(Stage).index(s) >= list(Stage).index(RESUME_STAGE)
@@ -43,11 +49,12 @@ class EscalateNode:
     def __call__(self, state: FlowState, config: RunnableConfig) -> dict[str, Any]:
         """Pause for a human (``interrupt``), then apply the decision the thread resumes with.
 
-        A bad resume value does not fail the node: it pauses again with the error added to the
-        payload, so the thread stays resumable.
+        A bad resume value does not fail the node: it is refused (see the module docstring),
+        so the thread stays resumable.
         """
         log = state.get("log") or []
         stage = log[-1]["stage"] if log else "unknown"
+        refused = state.get("resume_error")
         variant = state.get("model_variant")
         top = [[code, score] for code, score in state.get("top_faults") or []]
         codes = candidates(top, state.get("fault_code"))
@@ -66,17 +73,18 @@ class EscalateNode:
             "part_no": state.get("part_no"),
             "thread_id": (config.get("configurable") or {}).get("thread_id"),
             "resume_with": RESUME_HELP,
+            **({"error": refused} if refused else {}),
         }
         start = time.perf_counter()
         value = interrupt(payload)
-        while True:
-            try:
-                decision = parse_decision(value, stage=stage, model_variant=variant, data=self.data)
-                break
-            except ResumeError as exc:
-                value = interrupt({**payload, "error": str(exc)})
+        try:
+            decision = parse_decision(value, stage=stage, model_variant=variant, data=self.data)
+        except ResumeError as exc:
+            refusal = REFUSED.format(error=exc)
+            return {"human_decision": None, "resume_error": str(exc),
+                    "messages": [closing_message(refusal)]}  # fmt: skip
         ms = round((time.perf_counter() - start) * 1000, 1)
-        return self._decide(state, decision, ms)
+        return {**self._decide(state, decision, ms), "resume_error": None}
 
     def _decide(self, state: FlowState, decision: HumanDecision, ms: float) -> dict[str, Any]:
         """Turn a human decision into a state update (and one log entry)."""

@@ -25,7 +25,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.agent.budget import LEAST_RECURSION_LIMIT
 from graph.common.checked import checked
 from graph.flow.escalation import EscalateNode
 from graph.flow.retry import FailedRuns, retry_policy_for
@@ -88,9 +87,12 @@ def route_after(stage: Stage) -> StageRouter:
 def route_after_escalate(state: FlowState) -> Target:
     """Route after a human decision: a chosen fault code goes to the part stage, a close ends.
 
-    Raises RuntimeError when there is no decision or it is not one of those two.
+    A refused resume value escalates again (the pause then says why). Raises RuntimeError
+    when there is no decision or it is not one of those two.
     """
     decision = state.get("human_decision")
+    if decision is None and state.get("resume_error"):
+        return ESCALATE_NODE
     if decision is None:
         raise RuntimeError("route_after_escalate: the escalation ended without a human decision")
     if decision["action"] == "fault_code" and decision["fault_code"]:
@@ -131,11 +133,11 @@ def build_flow(
     builder.add_edge(START, node_of(FIRST_STAGE))
     for stage in TRANSITIONS:
         builder.add_conditional_edges(node_of(stage), route_after(stage), list(targets(stage)))
-    after_escalate: list[str] = [node_of(RESUME_STAGE), END]
+    after_escalate: list[str] = [node_of(RESUME_STAGE), ESCALATE_NODE, END]
     builder.add_conditional_edges(ESCALATE_NODE, route_after_escalate, after_escalate)
-    flow_rule = f"the flow runs under {RECURSION_LIMIT}"
+    flow_rule = f"the flow's longest run needs {RECURSION_LIMIT}"
     compiled = builder.compile(checkpointer=checkpointer, name=name)
-    return checked(compiled, least_limit=LEAST_RECURSION_LIMIT, limit_rule=flow_rule)
+    return checked(compiled, least_limit=RECURSION_LIMIT, limit_rule=flow_rule)
 
 
 def make_flow() -> CompiledStateGraph:

@@ -50,7 +50,9 @@ def parse_decision(
         action = value.get("action")
         keys = set(value) - {"action", "note", "fault_code"}
         if keys:
-            raise ResumeError(f"unexpected keys {sorted(keys)} in resume value; {RESUME_HELP}")
+            raise ResumeError(
+                f"unexpected keys {_short(sorted(keys))} in resume value; {RESUME_HELP}"
+            )
         if action == "close":
             return {"action": "close", "fault_code": None, "note": note.strip(), "stage": stage}
         if action in (None, "fault_code") and "fault_code" in value:
@@ -59,7 +61,7 @@ def parse_decision(
                 raise ResumeError(f"fault_code must be a string like F-109; {RESUME_HELP}")
             return _choose(code, note.strip(), stage=stage, model_variant=model_variant, data=data)
         raise ResumeError(f"cannot act on {_short(value)}; {RESUME_HELP}")
-    raise ResumeError(f"cannot act on a {type(value).__name__} ({_short(value)}); {RESUME_HELP}")
+    raise ResumeError(f"cannot act on {_short(value)} ({type(value).__name__}); {RESUME_HELP}")
 
 
 def _choose(

@@ -85,3 +85,5 @@ class FlowState(FlowInput, total=False):
     """Every stage run and human decision, in order (appended, never rewritten)."""
     human_decision: HumanDecision | None
     """The decision a human made on the last escalation, if any."""
+    resume_error: str | None
+    """Why the last resume value was refused (the escalation pauses again, saying so)."""

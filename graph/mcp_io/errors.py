@@ -10,16 +10,20 @@ import anyio
 import httpx
 import mcp.types as types
 from mcp.shared.exceptions import McpError
+from pydantic import ValidationError
+
+from graph.mcp_io.spec import redacted
 
 
 class MCPError(ValueError):
     """An MCP server failed to start, answer or make sense; ``str()`` is one line.
 
-    A ValueError, so the command line reports it as a one-line ``error:``.
+    A ValueError, so the command line reports it as a one-line ``error:``. A URL's password
+    in the message is shown as ``***``.
     """
 
     def __init__(self, message: str, transient: bool = True) -> None:
-        super().__init__(" ".join(message.split()))
+        super().__init__(redacted(" ".join(message.split())))
         self.transient = transient
         """True for transport trouble (exited, unreachable, timed out): worth one retry."""
 
@@ -42,6 +46,10 @@ def describe(error: BaseException) -> str:
         return "the server did not answer in time"
     if isinstance(error, anyio.ClosedResourceError | anyio.BrokenResourceError):
         return "the connection is closed (the server exited or was killed)"
+    if isinstance(error, ValidationError) and error.errors():
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"the server's answer is malformed ({error.title} {where}: {first['msg']})"
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
 

@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, ContentBlock, TextContent
 from pydantic import BaseModel, Field
 
 from corpora import Corpus
+from graph.mcp_io.serving import MAX_SESSIONS, SESSION_IDLE_S, security_for
 from tools.search_protocol import search_tool_name
 
 SERVER_NAME = "agentic-rag"
@@ -227,11 +228,14 @@ def build_server(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
+    session_idle_s: float = SESSION_IDLE_S,
+    max_sessions: int = MAX_SESSIONS,
 ) -> FastMCP:
     """The server with every tool registered (corpora default to the built-ins).
 
-    ``host`` and ``port`` matter only for the streamable HTTP transport. Raises ValueError
-    when two corpora share a name.
+    ``host``, ``port`` and the session limits matter only for the streamable HTTP transport
+    (see ``graph.mcp_io.serving``: a loopback host gets Host and Origin checks). Raises
+    ValueError when two corpora share a name.
     """
     from corpora import BUILTIN_CORPORA, load_builtin
 
@@ -240,7 +244,11 @@ def build_server(
     names = [corpus.name for corpus in corpora]
     if len(set(names)) != len(names):
         raise ValueError(f"two corpora share a name among {sorted(names)}")
-    server = ProjectServer(SERVER_NAME, host=host, port=port, log_level="WARNING")
+    server = ProjectServer(
+        SERVER_NAME, host=host, port=port, log_level="WARNING",
+        transport_security=security_for(host), session_idle_timeout=session_idle_s,
+        max_sessions=max_sessions,
+    )  # fmt: skip
     for corpus in corpora:
         function = search_tool(corpus, k)
         server.add_tool(function, name=search_tool_name(corpus.name), description=function.__doc__)

@@ -3,7 +3,9 @@
 ``http://127.0.0.1:8765/mcp`` (or https) is a running server; ``stdio:COMMAND ARGS...`` is a
 server this process starts and talks to over its standard input and output (the words are
 split the way a shell splits them, without running a shell). Tool and server names are made
-safe for every model provider (letters, digits, ``_`` and ``-``).
+safe for every model provider (letters, digits, ``_`` and ``-``); a server's name is cut to
+``MAX_SERVER_NAME`` characters, so a prefixed tool name keeps room for the tool's own. A URL's
+password is never printed: ``label`` and every error show it as ``***``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ SPEC_HELP = "http://HOST:PORT/mcp or stdio:COMMAND ARGS..."
 """What a spec looks like, for help texts and errors."""
 MAX_NAME = 64
 """Longest tool name the model providers accept."""
+MAX_SERVER_NAME = 24
+"""Longest server name kept (the prefix of a tool that would shadow another)."""
+_PASSWORD = re.compile(r"(://[^/:@\s]*:)[^/\s]*@")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -35,7 +40,14 @@ class ServerSpec:
     @property
     def label(self) -> str:
         """The server as a user wrote it, for messages."""
-        return self.url if self.transport == "http" else "stdio:" + shlex.join(self.command)
+        if self.transport == "http":
+            return redacted(self.url)
+        return "stdio:" + shlex.join(self.command)
+
+
+def redacted(text: str) -> str:
+    """``text`` with the password of every URL's user part (``user:pass@``) shown as ``***``."""
+    return _PASSWORD.sub(r"\1***@", text)
 
 
 def parse_spec(text: str) -> ServerSpec:
@@ -49,16 +61,25 @@ def parse_spec(text: str) -> ServerSpec:
         if not words:
             raise ValueError(f"--mcp {raw!r}: no command after stdio:; expected {SPEC_HELP}")
         return ServerSpec("stdio", command=tuple(words))
-    parts = urlsplit(raw)
+    raw_shown = redacted(raw)
+    try:
+        parts = urlsplit(raw)
+    except ValueError as error:
+        raise ValueError(f"--mcp {raw_shown!r}: not a URL ({error})") from None
     if parts.scheme in ("http", "https"):
         if not parts.hostname:
-            raise ValueError(f"--mcp {raw!r}: the URL has no host; expected {SPEC_HELP}")
+            raise ValueError(f"--mcp {raw_shown!r}: the URL has no host; expected {SPEC_HELP}")
         try:
             parts.port  # noqa: B018 - raises ValueError for a bad port
         except ValueError:
-            raise ValueError(f"--mcp {raw!r}: the URL has a bad port") from None
+            raise ValueError(f"--mcp {raw_shown!r}: the URL has a bad port") from None
         return ServerSpec("http", url=raw)
-    raise ValueError(f"--mcp {raw!r}: expected {SPEC_HELP}")
+    raise ValueError(f"--mcp {raw_shown!r}: expected {SPEC_HELP}")
+
+
+def server_name(name: str) -> str:
+    """A server's name from ``initialize``, made safe and cut to ``MAX_SERVER_NAME``."""
+    return safe_name(name)[:MAX_SERVER_NAME].rstrip("_-") or "mcp"
 
 
 def safe_name(name: str, fallback: str = "mcp") -> str:
@@ -82,4 +103,14 @@ def clean(value: Any) -> Any:
     return value
 
 
-__all__ = ["MAX_NAME", "SPEC_HELP", "ServerSpec", "clean", "parse_spec", "safe_name"]
+__all__ = [
+    "MAX_NAME",
+    "MAX_SERVER_NAME",
+    "SPEC_HELP",
+    "ServerSpec",
+    "clean",
+    "parse_spec",
+    "redacted",
+    "safe_name",
+    "server_name",
+]

@@ -7,8 +7,15 @@ synchronous agent graph can call it.
 
 - **Names**: a remote name that would shadow one of ours (``finish``, ``calculator``, any
   ``search_*``) or a tool already taken is prefixed with the server's name
-  (``quill_archive_finish``); a prefixed name that still clashes is refused (ValueError). No
-  server can replace the agent's own tools.
+  (``quill_archive_finish``); a prefixed name that still clashes is refused (ValueError). Names
+  are compared the way model providers may fold them (``name_key``: case-insensitive, ``-`` as
+  ``_``), so ``Finish`` or ``SEARCH-policy`` is prefixed too. A tool the server lists twice, or
+  whose input schema is malformed, is refused (ValueError). No server can replace the agent's
+  own tools.
+- **Ids**: a record's id must pass the rules local ids pass (no control characters, square
+  brackets or spaces; at most 200 characters) and is namespaced by its server,
+  ``SERVER:ID`` (``quill-archive:zk-2``), so a remote record can never pose as a local
+  passage (``pol-1``).
 - **Search tools**: a tool that takes a free-text ``query`` (and nothing else required) and
   returns records is a search: records with ids come as ``structuredContent`` lists of
   ``{"id", "text"}`` (bare, wrapped as ``{"result": [...]}`` the way MCP wraps non-object
@@ -39,7 +46,8 @@ from pydantic import ConfigDict, SkipValidation
 
 from graph.mcp_io.client import MCPClients, Server
 from graph.mcp_io.errors import MCPError
-from graph.mcp_io.spec import ServerSpec, clean, safe_name
+from graph.mcp_io.guard import Guard
+from graph.mcp_io.spec import MAX_NAME, ServerSpec, clean, safe_name
 from tools.calculator import CALCULATOR_TOOL
 from tools.finish import FINISH_TOOL
 from tools.search_protocol import SEARCH_PREFIX, Evidence, described_evidence
@@ -60,6 +68,12 @@ NO_RECORDS = "no records from {server}.{tool} matched {query!r}"
 FAILED = "error: MCP tool {server}.{tool} failed: {reason}"
 DESCRIPTION = "[MCP server {server}] {description}"
 _RECORD_LINE = re.compile(r"^\s*\[([^\[\]\s]{1,200})\]\s*(\S.*)$")
+MAX_ID = 200
+"""Longest remote id kept (before its server's prefix)."""
+_BAD_ID = re.compile(r"[\x00-\x20\x7f-\x9f\[\]\u2028\u2029\u202a-\u202e\u2066-\u2069]|\s")
+"""What a local id may not hold (control characters, square brackets), and spaces: a cited
+``[id]`` holds none."""
+_FOLD = re.compile(r"[-_]+")
 
 
 def one_line(text: Any, limit: int = 300) -> str:
@@ -68,8 +82,41 @@ def one_line(text: Any, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def name_key(name: str) -> str:
+    """A tool name as providers may fold it: lowercase, each run of ``-`` and ``_`` one ``_``."""
+    return _FOLD.sub("_", safe_name(name).casefold())
+
+
+def schema_problem(schema: Any) -> str | None:
+    """What is wrong with a remote tool's input schema, or None when it can be used.
+
+    It must be an object schema whose ``properties`` is an object of objects and whose
+    ``required`` is a list of property names.
+    """
+    if not isinstance(schema, dict):
+        return f"the input schema is a {type(schema).__name__}, not an object"
+    if schema.get("type", "object") != "object":
+        return f"the input schema's type is {one_line(repr(schema.get('type')), 40)}, not 'object'"
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return f"its 'properties' is a {type(properties).__name__}, not an object"
+    bad = [key for key, value in properties.items() if not isinstance(value, dict)]
+    if bad:
+        return f"property {one_line(repr(bad[0]), 60)} is not an object"
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        return f"its 'required' is {one_line(repr(required), 40)}, not a list of names"
+    return None
+
+
 def is_search(tool: types.Tool) -> bool:
-    """Whether a remote tool is a search: a free-text ``query`` in, records (or text) out."""
+    """Whether a remote tool is a search: a free-text ``query`` in, records (or text) out.
+
+    The input schema must be sound (``schema_problem``); a malformed output schema means
+    "not a search".
+    """
+    if schema_problem(tool.inputSchema) is not None:
+        return False
     properties = (tool.inputSchema or {}).get("properties") or {}
     required = set((tool.inputSchema or {}).get("required") or [])
     query = properties.get("query")
@@ -80,9 +127,13 @@ def is_search(tool: types.Tool) -> bool:
     output = tool.outputSchema
     if output is None:
         return True
+    if not isinstance(output, dict):
+        return False
     if output.get("type") == "array":
         return True
     properties = output.get("properties") or {}
+    if not isinstance(properties, dict):
+        return False
     lists = [p for p in properties.values() if isinstance(p, dict) and p.get("type") == "array"]
     text = properties.get("result")
     return len(lists) == 1 or (isinstance(text, dict) and text.get("type") == "string")
@@ -116,6 +167,11 @@ def records_in(structured: Any, text: str) -> list[dict[str, Any]] | None:
     return found[:MAX_RECORDS] if found else None
 
 
+def valid_id(doc_id: str) -> bool:
+    """Whether a remote id passes the local id rules (and holds no space), within ``MAX_ID``."""
+    return 0 < len(doc_id) <= MAX_ID and not _BAD_ID.search(doc_id)
+
+
 def _record(doc_id: Any, text: Any, score: Any = None) -> dict[str, Any] | None:
     """A record ``{"id", "text", "score"}`` from loose values; None when id or text is unusable.
 
@@ -123,8 +179,8 @@ def _record(doc_id: Any, text: Any, score: Any = None) -> dict[str, Any] | None:
     """
     if isinstance(doc_id, bool) or not isinstance(doc_id, str | int) or not isinstance(text, str):
         return None
-    clean_id = one_line(doc_id, 200)
-    if not clean_id or not text.strip():
+    clean_id = str(doc_id)
+    if not valid_id(clean_id) or not text.strip():
         return None
     number = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else 0.0
     return {"id": clean_id, "text": text.strip()[:MAX_TEXT],
@@ -156,6 +212,8 @@ class MCPTool(BaseTool):
     """The server's name."""
     remote_name: str
     """The tool's name on the server (``name`` may carry the server's prefix)."""
+    guard: SkipValidation[Guard | None] = None
+    """The server's limits (a call ends at once when the server breaks them)."""
 
     def _run(
         self, run_manager: CallbackManagerForToolRun | None = None, **arguments: Any
@@ -164,7 +222,7 @@ class MCPTool(BaseTool):
         call = {"type": "tool_call", "id": "mcp", "name": self.remote_name, "args": arguments}
         try:
             message = self.clients.run(
-                self.remote.ainvoke(call), f"MCP {self.server}.{self.remote_name}"
+                self.remote.ainvoke(call), f"MCP {self.server}.{self.remote_name}", guard=self.guard
             )
         except MCPError as error:
             raise ToolException(self._failed(str(error))) from None
@@ -220,28 +278,55 @@ class MCPSearchTool(MCPTool):
         if not records:
             query = one_line(arguments.get("query", ""), 100)
             return NO_RECORDS.format(server=self.server, tool=self.remote_name, query=query), []
-        hits = [{**record, "corpus": self.server, "title": ""} for record in records]
+        hits = [{**record, "id": f"{self.server}:{record['id']}", "corpus": self.server,
+                 "title": ""} for record in records]  # fmt: skip
         return "\n".join(f"[{h['id']}] {one_line(h['text'], MAX_TEXT)}" for h in hits), hits
 
 
 def local_name(remote: str, server: str, taken: set[str]) -> str:
     """The name a remote tool gets here: its own, or prefixed when it would shadow one of ours.
 
-    Raises ValueError when even the prefixed name is taken.
+    Names are compared by ``name_key`` (``Finish`` shadows ``finish``). Raises ValueError when
+    even the prefixed name is taken, or is longer than a tool name may be.
     """
     name = safe_name(remote)
-    if name in OURS or name.startswith(SEARCH_PREFIX) or name in taken:
-        name = safe_name(f"{server}_{name}")
-        if name in taken or name in OURS:
+    keys = {name_key(other) for other in taken | OURS}
+    key = name_key(name)
+    if key in keys or key.startswith(SEARCH_PREFIX):
+        prefixed = f"{server}_{name}"
+        name = safe_name(prefixed)
+        if name_key(name) in keys or len(prefixed) > MAX_NAME:
             raise ValueError(
-                f"MCP server {server!r}: tool {remote!r} would shadow the tool {name!r}; "
-                "refusing it"
+                f"MCP server {server!r}: tool {one_line(remote, 80)!r} would shadow the tool "
+                f"{name!r}; refusing it"
             )
     return name
 
 
+def check_listing(server: Server) -> None:
+    """Raise a one-line ValueError for a tool listed twice or with a malformed input schema."""
+    seen: set[str] = set()
+    for remote in server.tools:
+        if remote.name in seen:
+            raise ValueError(
+                f"MCP server {server.name!r} lists the tool {one_line(remote.name, 80)!r} "
+                "twice; refusing it"
+            )
+        seen.add(remote.name)
+        problem = schema_problem(remote.inputSchema)
+        if problem is not None:
+            raise ValueError(
+                f"MCP server {server.name!r}: tool {one_line(remote.name, 80)!r} has a "
+                f"malformed input schema ({problem}); refusing it"
+            )
+
+
 def server_tools(clients: MCPClients, server: Server, taken: set[str]) -> list[MCPTool]:
-    """The server's tools as ``MCPTool``s; adds their names to ``taken``."""
+    """The server's tools as ``MCPTool``s; adds their names to ``taken``.
+
+    Raises ValueError (one line) when ``check_listing`` or ``local_name`` refuses a tool.
+    """
+    check_listing(server)
     tools = []
     for remote in server.tools:
         name = local_name(remote.name, server.name, taken)
@@ -260,6 +345,7 @@ def server_tools(clients: MCPClients, server: Server, taken: set[str]) -> list[M
                 remote=adapter,
                 server=server.name,
                 remote_name=remote.name,
+                guard=server.guard,
             )
         )
     return tools
@@ -289,9 +375,13 @@ __all__ = [
     "MCPSearchTool",
     "MCPTool",
     "OURS",
+    "check_listing",
     "connect_tools",
     "is_search",
     "local_name",
+    "name_key",
     "records_in",
+    "schema_problem",
     "server_tools",
+    "valid_id",
 ]

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from graph.common.cancel import wait_event
 from graph.models.notices import LOGGER
 
 NOTICE_AFTER_S = 5.0
@@ -40,7 +41,8 @@ def call_within(fn: Callable[[], T], timeout_s: float, label: str) -> T:
     """Run `fn` (a model call) and return its result, or raise ModelTimeout after `timeout_s`.
 
     The call runs on a daemon thread with the caller's context (so LangGraph's callbacks and
-    config follow it); after NOTICE_AFTER_S one line says what is being waited for.
+    config follow it); after NOTICE_AFTER_S one line says what is being waited for. Ctrl-C
+    ends the wait at once (`graph.common.cancel`), on whichever thread waits.
     """
     done = threading.Event()
     outcome: dict[str, Any] = {}
@@ -60,11 +62,11 @@ def call_within(fn: Callable[[], T], timeout_s: float, label: str) -> T:
 
     threading.Thread(target=run, name="model-call", daemon=True).start()
     notice_after = min(NOTICE_AFTER_S, timeout_s)
-    if not done.wait(notice_after) and notice_after < timeout_s:
+    if not wait_event(done, notice_after) and notice_after < timeout_s:
         logging.getLogger(LOGGER).warning(
             WAITING.format(label=label, after=notice_after, timeout=timeout_s)
         )
-        done.wait(timeout_s - notice_after)
+        wait_event(done, timeout_s - notice_after)
     if not done.is_set():
         raise ModelTimeout(TIMED_OUT.format(label=label, timeout=timeout_s))
     if "error" in outcome:

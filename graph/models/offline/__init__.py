@@ -1,9 +1,9 @@
-"""The offline chat model: a deterministic ReAct policy that reads the transcript and calls tools.
+"""The offline chat model: a deterministic ReAct policy, a visible table of rules over search tools.
 
-`model.PolicyModel` is the LangChain chat model (``--model policy``); `controller.Controller`
-holds its decision rules over search tools, `structured.StructuredController` its rules over
-tools with structured arguments. `actions` holds what both decide and observe; each text
-skill has its own module (`reading`, `directives`, `arithmetic`, `bridges`, `answering`,
-`hops`, `short_answers`, `schemas`, `findings`, `summaries`), `sources` chooses among search
-tools, and `tuning` holds every weight, threshold and word list.
+`model.PolicyModel` is the LangChain chat model (``--model policy``); `rules.RULES` is its rule
+table, in order, each rule a small function of a `turn.Turn` whose Thought shows the numbers
+that decided. Each text skill has its own module (`reading`, `directives`, `arithmetic`,
+`answering`, `short_answers`), `sources` chooses among search tools, and `tuning` holds every
+threshold, word list and pattern. Tools with structured arguments go to
+`graph.models.structured`; the support measure and its bar are `graph.models.support`.
 """

@@ -1,122 +1,176 @@
-"""The extractive answer: the retrieved sentence that best covers the question, and its ids."""
+"""The answer: the sentence, or the two sentences of a chain, that best cover the question.
+
+Every sentence of every retrieved passage (markup removed, orders dropped) is scored by the
+question's idf weight it holds (`SENTENCE_SHARE`) and its passage holds (the rest), the
+proximity of the matched words, and whether it holds a candidate of the kind asked for. A
+second sentence joins the best ones when it shares a name with them (a two-hop chain: "Acme
+was acquired by Globex." + "Globex earbuds carry a 2-year warranty.") or follows them in the
+same passage, and adds more than `PAIR_COST`. Retrieval order only breaks ties, so results a
+remote search returns without scores are ranked with the same term weighting as local ones.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from graph.models.offline.actions import Hit
-from graph.models.offline.bridges import Bridge
-from graph.models.offline.reading import names, statements, stems, words
+from graph.models.actions import Hit
+from graph.models.offline.reading import names, statements, words
+from graph.models.offline.short_answers import candidates
 from graph.models.offline.tuning import (
-    ANSWER_KIND_FOUND,
-    ANSWER_LAST_HOP,
-    ANSWER_NAMES_BRIDGE,
-    ANSWER_TOP_RANK,
-    KNOWN_NAME_SHARE,
-    NUMBER_WORDS,
+    KIND_WEIGHT,
+    LINK_WEIGHT,
+    PAIR_COST,
+    PAIRED,
+    PROXIMITY_WEIGHT,
+    SENTENCE_SHARE,
 )
+from graph.models.support import weights
 from tools.expand import stem
 
 
 @dataclass(frozen=True)
-class Answer:
-    """The extractive answer: a sentence from a retrieved passage, and the ids it rests on."""
+class Sentence:
+    """One retrieved sentence and where it came from."""
 
     text: str
+    doc_id: str
+    passage: int
+    """The passage's first-seen order in the turn."""
+    position: int
+    """The sentence's order in its passage."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The chosen sentences (in passage order), the ids they cite, and why they won."""
+
+    sentences: list[str]
     citations: list[str]
+    score: float
+    coverage: float
+    """Share of the question's weight the sentences themselves hold."""
+
+    @property
+    def text(self) -> str:
+        """The answer as the passages write it."""
+        return " ".join(self.sentences)
 
 
-def expected_type_found(sentence: str, kind: str, question: str) -> bool:
-    """Whether a sentence holds the kind of answer asked for, beyond what the question says."""
-    asked = {stem(word) for word in words(question)}
-    if kind == "number":
-        return any(
-            (any(c.isdigit() for c in w) or w in NUMBER_WORDS) and stem(w) not in asked
-            for w in words(sentence)
+class Scorer:
+    """Scores sentences against one question, with the searched corpora's term weights."""
+
+    def __init__(
+        self,
+        question: str,
+        kind: str | None,
+        weight: Callable[[str], float],
+        known: str,
+        capitalised: Collection[str],
+        asked: str = "",
+    ) -> None:
+        """Score against `question` (a two-hop question's outer part, its bridge filled in).
+
+        `known` holds what the question and the bridge name, `asked` the question as asked
+        (its names never link a chain).
+        """
+        self.weight = weight
+        self.table = {stem(t): w for t, w in weights(question, weight).items()}
+        self.total = sum(self.table.values()) or 1.0
+        self.kind = kind
+        self.asked = {stem(w) for w in words(known)}
+        self.in_question = {stem(w) for w in words(asked or question)}
+        self.capitalised = capitalised
+        self.question = question
+
+    def coverage(self, text: str) -> float:
+        """The share of the question's weight whose words `text` holds."""
+        have = {stem(t) for t in words(text)}
+        return sum(w for s, w in self.table.items() if s in have) / self.total
+
+    def proximity(self, text: str) -> float:
+        """Matched question words over the span they take (0 with fewer than two)."""
+        at = [i for i, t in enumerate(words(text)) if stem(t) in self.table]
+        return len(at) / (at[-1] - at[0] + 1) if len(at) >= 2 else 0.0
+
+    def has_kind(self, text: str) -> bool:
+        """Whether `text` holds a candidate of the asked-for kind new to the question."""
+        if self.kind in (None, "yesno", "choice"):
+            return False
+        return bool(candidates(str(self.kind), text, self.asked, self.capitalised, self.question))
+
+    def score(self, texts: Sequence[str], passages: Sequence[str]) -> float:
+        """The score of a sentence (or a chain of them) from its passages."""
+        joined = " ".join(texts)
+        return (
+            SENTENCE_SHARE * self.coverage(joined)
+            + (1 - SENTENCE_SHARE) * self.coverage(" ".join(passages))
+            + PROXIMITY_WEIGHT * max(self.proximity(t) for t in texts)
+            + KIND_WEIGHT * any(self.has_kind(t) for t in texts)
         )
-    if kind == "name":
-        return any(
-            sum(stem(t) in asked for t in words(n.text)) < KNOWN_NAME_SHARE * len(words(n.text))
-            for n in names(sentence)
-        )
-    return True
 
 
-def is_title_line(sentence: str, hit: Hit) -> bool:
-    """Whether a "sentence" is only the passage's title ("Title." starts an indexed text)."""
-    title = str(hit.get("title") or "").strip()
-    return bool(title) and sentence.rstrip(".").strip() == title.rstrip(".")
+def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, str]]:
+    """Every statement of every distinct passage, and each passage's text, by id."""
+    found: list[Sentence] = []
+    texts: dict[str, str] = {}
+    for hit in hits:
+        doc_id = str(hit["id"])
+        if doc_id in texts:
+            continue
+        texts[doc_id] = str(hit.get("text", ""))
+        title = str(hit.get("title") or "").strip().rstrip(".")
+        for position, text in enumerate(statements(texts[doc_id])):
+            if text.rstrip(".").strip() != title:
+                found.append(Sentence(text, doc_id, len(texts) - 1, position))
+    return found, texts
 
 
-def with_the_missing_part(sentence: str, passage: list[str], kind: str, known: str) -> str:
-    """The sentence, completed from its passage when it lacks the kind of answer asked for.
-
-    "Orion sends invoices." answers "who maintains Orion?" only with the passage's next
-    sentence, "It is maintained by the Ledger team.": the two are joined in passage order.
-    """
-    if expected_type_found(sentence, kind, known):
-        return sentence
-    start = passage.index(sentence) if sentence in passage else len(passage)
-    for other in passage[start + 1 :] + passage[:start]:
-        if expected_type_found(other, kind, known):
-            pair = [sentence, other] if passage.index(other) > start else [other, sentence]
-            return " ".join(pair)
-    return sentence
-
-
-def compose_answer(
-    question: str,
-    kind: str,
-    searches: Sequence[Sequence[Hit]],
-    bridge: Bridge | None,
-    asked: str | None = None,
-) -> Answer | None:
-    """The best-supported sentence among everything retrieved, with its citations.
-
-    `question` is what the answer must cover (for a two-hop question, its outer part with the
-    bridge filled in); `asked` is the question as the user wrote it, whose names, like the
-    bridge's, are not an answer.
-    """
-    target = stems(question) | (stems(bridge.name) if bridge else set())
-    known = " ".join(part for part in (asked, question, bridge.name if bridge else "") if part)
-    best: tuple[tuple[float, ...], str, str] | None = None
-    passages: dict[str, list[str]] = {}
-    last = len(searches) - 1
-    for hop, hits in enumerate(searches):
-        for rank, hit in enumerate(hits):
-            passages[str(hit["id"])] = [
-                sentence
-                for sentence in statements(str(hit.get("text", "")))
-                if not is_title_line(sentence, hit)
-            ]
-            for position, sentence in enumerate(passages[str(hit["id"])]):
-                overlap = len(stems(sentence) & target)
-                if overlap == 0:
-                    continue
-                score = (
-                    overlap
-                    + ANSWER_KIND_FOUND * expected_type_found(sentence, kind, known)
-                    + (ANSWER_LAST_HOP if hop == last else 0.0)
-                    + (ANSWER_TOP_RANK if rank == 0 else 0.0)
-                    + (
-                        ANSWER_NAMES_BRIDGE
-                        if bridge and bridge.name.lower() in sentence.lower()
-                        else 0.0
-                    ),
-                    -hop,
-                    -rank,
-                    -position,
-                )
-                if best is None or score > best[0]:
-                    best = (score, sentence, str(hit["id"]))
-    if best is None:
+def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
+    """The best-covering sentence, or chain of two, among `hits`; None when none matches."""
+    found, texts = retrieved_sentences(hits)
+    singles = [s for s in found if scorer.coverage(s.text) > 0]
+    if not singles:
         return None
-    _, sentence, doc_id = best
-    citations = [doc_id]
-    text = with_the_missing_part(sentence, passages[doc_id], kind, known)
-    if bridge is not None and bridge.doc_id != doc_id:
-        citations.insert(0, bridge.doc_id)
-        if bridge.name.split()[0].lower() not in sentence.lower():
-            text = f"{bridge.sentence} {sentence}"
-    return Answer(text=text, citations=citations)
+    ranked = sorted(
+        singles,
+        key=lambda s: (-scorer.score([s.text], [texts[s.doc_id]]), s.passage, s.position),
+    )
+    best = ranked[0]
+    best_score = scorer.score([best.text], [texts[best.doc_id]])
+    chosen: list[Sentence] = [best]
+    for first in ranked[:PAIRED]:
+        for second in singles:
+            if second is first or not linked(first, second, scorer):
+                continue
+            pair = sorted((first, second), key=lambda s: (s.passage, s.position))
+            docs = list(dict.fromkeys(s.doc_id for s in pair))
+            value = scorer.score([s.text for s in pair], [texts[d] for d in docs]) - PAIR_COST
+            if value > best_score:
+                best_score, chosen = value, pair
+    sentences = [s.text for s in chosen]
+    return Answer(
+        sentences=sentences,
+        citations=list(dict.fromkeys(s.doc_id for s in chosen)),
+        score=best_score,
+        coverage=scorer.coverage(" ".join(sentences)),
+    )
+
+
+def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
+    """Whether two sentences make a chain.
+
+    They do when the second is next to the first in its passage, or when both hold a word of a
+    name that is new to the question.
+    """
+    if first.doc_id == second.doc_id:
+        return abs(first.position - second.position) == 1
+    shared = name_words(first.text, scorer) & name_words(second.text, scorer)
+    top = max(scorer.table.values(), default=1.0)
+    return any(scorer.weight(w) >= LINK_WEIGHT * top for w in shared)
+
+
+def name_words(text: str, scorer: Scorer) -> set[str]:
+    """The words of the names in `text` that the question does not hold."""
+    found = {w for n in names(text, scorer.capitalised) for w in words(n.text)}
+    return {w for w in found if stem(w) not in scorer.in_question}

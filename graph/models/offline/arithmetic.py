@@ -2,38 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import MATH_WORDS, QUESTION_WORDS, SIGNIFICANT_DIGITS, STOPWORDS
-
-NUMBER = r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?"
-"""A number as people write it: thousands commas, decimals, scientific notation ("1.5e3")."""
-POWERED = rf"{NUMBER}(?:\s*(?:\*\*|\^)\s*{NUMBER})*"
-"""A number or a power of numbers ("2**10", "10^3"): the calculator computes it."""
-PERCENT_RE = re.compile(
-    rf"(?<![\w.*^])(?P<rate>{POWERED})\s*(?:%|percent\b)\s+of\s+"
-    r"(?P<phrase>[^?!]*?\d[^?!]*?)\s*[?!.]*\s*$",
-    re.I,
+from graph.models.offline.tuning import (
+    AMOUNT_RE,
+    EXPRESSION_RE,
+    MATH_WORDS,
+    PERCENT_RE,
+    PLAIN_RATE_RE,
+    SIGNIFICANT_DIGITS,
+    WORD_OPERATORS,
 )
-AMOUNT_RE = re.compile(rf"(?P<currency>[$€£])?\s*(?P<number>{POWERED})")
-PLAIN_RATE_RE = re.compile(r"\d+(?:\.\d+)?")
-"""A rate the answer can show as a decimal fraction ("18" -> 0.18) without the calculator."""
-WORD_OPERATORS = (
-    (re.compile(r"\bdivided by\b", re.I), "/"),
-    (re.compile(r"\bmultiplied by\b|\btimes\b", re.I), "*"),
-    (re.compile(r"\bplus\b", re.I), "+"),
-    (re.compile(r"\bminus\b", re.I), "-"),
-    (re.compile(r"[×x](?=\s*[\d(])", re.I), "*"),
-    (re.compile(r"÷"), "/"),
-    (re.compile(r"\^"), "**"),
-)
-OPERAND = r"\d[\d.,]*(?:[eE][+-]?\d+)?"
-EXPRESSION_RE = re.compile(
-    rf"[-+(]*\s*{OPERAND}(?:\s*(?:\*\*|[-+*/%])\s*[-+(]*\s*{OPERAND}\)*)+\)*"
-)
+from graph.models.support import FUNCTION_WORDS
 
 
 @dataclass(frozen=True)
@@ -68,9 +50,7 @@ def parse_arithmetic(question: str) -> Arithmetic | None:
     if not match:
         return None
     leftover = words(text[: match.start()] + " " + text[match.end() :])
-    if any(
-        w not in STOPWORDS and w not in QUESTION_WORDS and w not in MATH_WORDS for w in leftover
-    ):
+    if any(w not in FUNCTION_WORDS and w not in MATH_WORDS for w in leftover):
         return None
     expression = " ".join(match.group(0).replace(",", "").split())
     return Arithmetic(expression=expression, template=f"{expression} = {{value}}.", currency="")

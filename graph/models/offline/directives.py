@@ -10,25 +10,24 @@ statements of a procedure and stay. Directives are never answer or bridge senten
 
 from __future__ import annotations
 
-import re
-
 from graph.models.offline.tuning import (
     ADDRESSEE_NOUNS,
     ADDRESSEE_WINDOW,
     ADDRESSING_WORDS,
     CHAT_ROLES,
+    CLAUSE_RE,
+    CONTRACTED_WORD_RE,
     IMPERATIVE_LEADS,
     IMPERATIVE_OBJECTS,
+    MARKUP_TAG_RE,
     OBLIGATION_WORDS,
+    PASSIVE_ORDER_RE,
+    ROLE_LABEL_RE,
     SECOND_PERSON,
     SPEECH_ACTS,
+    VOCATIVE_RE,
+    WORD_RE,
 )
-
-WORD_RE = re.compile(r"[^\W_]+")
-MARKUP_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
-"""An XML/HTML-like tag: plain prose has none; a passage closing `</document>` forges one."""
-CLAUSE_RE = re.compile(r"[:;]|\s[-–—]\s|^|(?<=[,])\s*(?=please\b)", re.I)
-PASSIVE_ORDER_RE = re.compile(r"\b(must|should|shall|is to|are to)\s+(?:only\s+)?be\s+(\w+)", re.I)
 
 
 def words(text: str) -> list[str]:
@@ -48,9 +47,9 @@ def is_directive(sentence: str) -> bool:
 
 def forges_turn(sentence: str) -> bool:
     """Markup tags or a leading role label ("SYSTEM: ...", "[assistant]")."""
-    if MARKUP_RE.search(sentence):
+    if MARKUP_TAG_RE.search(sentence):
         return True
-    head = re.match(r"\W*\[?(\w+)\]?\s*:", sentence)
+    head = ROLE_LABEL_RE.match(sentence)
     return bool(head) and head.group(1).lower() in CHAT_ROLES  # type: ignore[union-attr]
 
 
@@ -64,7 +63,8 @@ def addresses_machine(sentence: str) -> bool:
         after = tokens[i + 1 : i + 1 + ADDRESSEE_WINDOW]
         if any(w in ADDRESSING_WORDS for w in before) or any(w in OBLIGATION_WORDS for w in after):
             return True
-        if re.search(rf"\b{re.escape(token)}\s*[,:!]", sentence, re.I) and i <= ADDRESSEE_WINDOW:
+        marked = {m.group(1).lower() for m in VOCATIVE_RE.finditer(sentence)}
+        if token in marked and i <= ADDRESSEE_WINDOW:
             return True  # vocative: "Assistant, ..." / "AI models: ..."
     return False
 
@@ -85,7 +85,7 @@ def clauses(sentence: str) -> list[str]:
 
 def is_conversation_imperative(clause: str) -> bool:
     """A clause in the imperative mood whose verb or object is part of the conversation."""
-    tokens = re.findall(r"[\w']+", clause.lower())
+    tokens = CONTRACTED_WORD_RE.findall(clause.lower())
     while tokens and (tokens[0] in IMPERATIVE_LEADS or tokens[0] == "not"):
         tokens = tokens[1:]
     if len(tokens) < 2 or tokens[0] not in SPEECH_ACTS:

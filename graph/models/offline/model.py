@@ -2,16 +2,17 @@
 
 Every turn it reads the transcript (question, its own earlier calls, the observations) and
 returns an AIMessage whose content is the Thought and which carries exactly one tool call,
-decided by `Controller` (graph/models/offline/controller.py):
+decided by the first rule of the rule table that applies (`rules.RULES`):
 
 - arithmetic goes to `calculator`, then `finish` with a sentence built from the result;
 - anything else is searched: the search tool is the one whose evidence for the query is best
   (`sources`); a question with a relative clause ("the team that owns X") is answered in two
   hops, the second phrased with the bridge entity the first observation names;
-- the answer is extractive: the retrieved sentence that best covers the question, citing the
-  passages it rests on;
-- with tools that take structured arguments and no search tool, `StructuredController`
-  fills the calls from the tools' schemas.
+- the answer is extractive: the retrieved sentence (or chain of two) that best covers the
+  question, citing the passages it rests on, with a short answer when one is asked for and
+  sure; below the support bar the policy declines;
+- with tools that take structured arguments and no search tool, the structured controller
+  (`graph.models.structured`) fills the calls from the tools' schemas.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.runtime import get_runtime
 
+from graph.models.actions import read_transcript
 from graph.models.base import InProcessChatModel
-from graph.models.offline.actions import read_transcript
-from graph.models.offline.controller import Controller
+from graph.models.offline.rules import decide
 
 
 class PolicyModel(InProcessChatModel):
@@ -46,7 +47,7 @@ class PolicyModel(InProcessChatModel):
     ) -> ChatResult:
         """Decide the next step from the transcript."""
         question, observations = read_transcript(messages)
-        action = Controller(self.tools, run_budget()).decide(question, observations)
+        action = decide(self.tools, run_budget(), question, observations)
         call_id = (
             "call_" + hashlib.sha1(f"{question}\x00{len(observations)}".encode()).hexdigest()[:16]
         )

@@ -1,25 +1,28 @@
-"""Reading text the way the offline policy needs: terms, stems, sentences, names, questions.
+"""Reading text the way the offline policy needs: words, sentences, names, markup, relative clauses.
 
-Pure functions over strings, with no knowledge of any particular corpus or question.
+Pure functions over strings, with no knowledge of any particular corpus or question. Words are
+read as the search reads them (`graph.models.support.question_terms`, `tools.expand.stem`).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from graph.models.offline.directives import is_directive
 from graph.models.offline.tuning import (
-    ANSWER_TYPES,
+    ABBREVIATION_RE,
+    CODE_FENCE_RE,
     CONNECTORS,
+    INLINE_MARKUP,
     LEADING_FUNCTION_WORDS,
-    QUESTION_WORDS,
-    STOPWORDS,
+    NAME_RE,
+    RELATIVE_RE,
+    SENTENCE_RE,
+    WORD_RE,
 )
+from graph.models.support import question_terms
 from tools.expand import stem
-
-WORD_RE = re.compile(r"[^\W_]+")
-SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 def words(text: str) -> list[str]:
@@ -27,35 +30,27 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text.lower())
 
 
-def content_terms(text: str) -> list[str]:
-    """The words of `text` that carry meaning (no stopwords or question words), in order, unique."""
-    seen: dict[str, None] = {}
-    for word in words(text):
-        if word not in STOPWORDS and word not in QUESTION_WORDS:
-            seen.setdefault(word, None)
-    return list(seen)
-
-
 def stems(text: str) -> set[str]:
-    """The stems of the content terms of `text`."""
-    return {stem(word) for word in content_terms(text)}
+    """The stems of the meaningful words of `text`."""
+    return {stem(word) for word in question_terms(text)}
 
 
-ABBREVIATION_RE = re.compile(
-    r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
-    r"Co|Corp|Bros|No|vs|ca|approx|e\.g|i\.e)\.$"
-)
-"""A piece ending like "St.", "Dr." or "J.": an abbreviation or an initial, not an end."""
+def plain(text: str) -> str:
+    """`text` with inline reST and Markdown markup removed (``code``, :role:`x`, **bold**)."""
+    for pattern, kept in INLINE_MARKUP:
+        text = pattern.sub(kept, text)
+    return text
 
 
 def sentences(text: str) -> list[str]:
-    """`text` split into sentences (on ., ! or ? followed by a capital or digit).
+    """`text` split into sentences (on ., ! or ? before a capital or digit, or a blank line).
 
-    A split after an abbreviation or an initial ("Ken St. Andre", "Henry J. Kaiser") is undone.
+    A split after an abbreviation or an initial ("Ken St. Andre", "Henry J. Kaiser") is undone;
+    whitespace inside a sentence is collapsed.
     """
     merged: list[str] = []
     for part in SENTENCE_RE.split(text.strip()):
-        part = part.strip()
+        part = " ".join(part.split())
         if not part:
             continue
         if merged and ABBREVIATION_RE.search(merged[-1]):
@@ -66,37 +61,51 @@ def sentences(text: str) -> list[str]:
 
 
 def statements(text: str) -> list[str]:
-    """The sentences of a document that state something, not the ones giving orders.
+    """The sentences of a passage, markup removed, that state something (not orders).
 
     Retrieved text is data: a sentence that addresses the reader or gives it orders
     (`graph.models.offline.directives.is_directive`) is never used as an answer or a bridge.
     """
-    return [sentence for sentence in sentences(text) if not is_directive(sentence)]
-
-
-NAME_RE = re.compile(
-    r"[A-Z][\w'’.-]*(?:\s+(?:(?:of|and|the|de|du|von|van|la|le|del|da|di|der|&)\s+)*"
-    r"[A-Z0-9][\w'’.-]*)*"
-)
+    prose = CODE_FENCE_RE.sub("\n\n", text)
+    return [s for s in sentences(plain(prose)) if not is_directive(s)]
 
 
 @dataclass(frozen=True)
 class Name:
-    """A capitalised span in a passage: a candidate entity."""
+    """A capitalised span in a sentence: a candidate entity."""
 
     text: str
     start: int
     end: int
 
 
-def names(text: str) -> list[Name]:
-    """Capitalised spans (`Fleet Platform`, `Kiss and Tell`), leading function words dropped."""
+def mid_capitals(texts: Iterable[str]) -> set[str]:
+    """Words written capitalised somewhere other than a sentence's start (lowercased)."""
+    found: set[str] = set()
+    for text in texts:
+        for sentence in sentences(plain(text)):
+            for match in NAME_RE.finditer(sentence):
+                if match.start() > 0:
+                    found.update(words(match.group(0)))
+    return found
+
+
+def names(sentence: str, capitalised: Collection[str] = ()) -> list[Name]:
+    """Capitalised spans (`Fleet Platform`, `Bank of Ireland`), leading function words dropped.
+
+    A sentence's first word is capitalised because it opens the sentence ("Please", "To",
+    "Starting"): it starts a name only when the text around writes it capitalised elsewhere
+    too (`capitalised`, from `mid_capitals`).
+    """
     found = []
-    for match in NAME_RE.finditer(text):
+    for match in NAME_RE.finditer(sentence):
         span = match.group(0).rstrip(".'’-")
         start = match.start()
         parts = span.split()
         while parts and (parts[0] in LEADING_FUNCTION_WORDS or parts[0].lower() in CONNECTORS):
+            start += len(parts[0]) + 1
+            parts = parts[1:]
+        if parts and start == 0 and not any(w in capitalised for w in words(parts[0])):
             start += len(parts[0]) + 1
             parts = parts[1:]
         while parts and parts[-1].lower() in CONNECTORS:
@@ -105,21 +114,6 @@ def names(text: str) -> list[Name]:
             span = " ".join(parts)
             found.append(Name(span, start, start + len(span)))
     return found
-
-
-def answer_type(question: str) -> str:
-    """What kind of answer the question wants: "number", "name" or "any"."""
-    for pattern, kind in ANSWER_TYPES:
-        if pattern.search(question):
-            return kind
-    return "any"
-
-
-RELATIVE_RE = re.compile(
-    r"\b(?P<np>(?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))\s+"
-    r"(?P<rel>that|which|who|whom|where|whose)\s+(?P<rest>[^?!.]+)",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -140,7 +134,7 @@ def split_relative_clause(question: str) -> Hop | None:
     if match is None:
         return None
     rest = match.group("rest").strip().rstrip(",;")
-    if len(content_terms(rest)) == 0:
+    if not question_terms(rest):
         return None
     rel = match.group("rel").lower()
     wh = {"where": "where", "whose": "whose"}.get(rel, "who")

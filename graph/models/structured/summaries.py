@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graph.models.offline.findings import Lead, Result, label_of, mentions, shorten
-from graph.models.offline.schemas import is_identifier
-from graph.models.offline.tuning import QUOTED_RESULT_CHARS
+from graph.models.structured.findings import Lead, Result, label_of, mentions, shorten
+from graph.models.structured.schemas import is_identifier
+from graph.models.structured.tuning import QUOTED_RESULT_CHARS
 
 
 def lead_sentence(lead: Lead) -> str:

@@ -29,8 +29,8 @@ references it, and cites the records it used.
 It does not refuse to guess: when two findings are nearly tied it still takes the leader. That
 is the trade-off an explicit flow with an escalation policy is measured against.
 
-The schema reading lives in `graph.models.offline.schemas` and the reading of results (records,
-the leading finding) in `graph.models.offline.findings`; this module holds the controller.
+The schema reading lives in `graph.models.structured.schemas` and the reading of results (records,
+the leading finding) in `graph.models.structured.findings`; this module holds the controller.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.models.offline.actions import Action, Observation
-from graph.models.offline.findings import (
+from graph.models.actions import Action, Observation
+from graph.models.structured.findings import (
     Lead,
     Result,
     error_text,
@@ -50,15 +50,15 @@ from graph.models.offline.findings import (
     observation_result,
     shorten,
 )
-from graph.models.offline.schemas import (
+from graph.models.structured.schemas import (
     ArgSpec,
     ToolSpec,
     similar_names,
     structured_tools,
     tool_spec,
 )
-from graph.models.offline.summaries import describe, lead_sentence
-from graph.models.offline.tuning import (
+from graph.models.structured.summaries import describe, lead_sentence
+from graph.models.structured.tuning import (
     MAX_RECORDS_CITED,
     QUOTED_ARG_CHARS,
 )

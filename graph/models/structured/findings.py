@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.models.offline.actions import Observation
-from graph.models.offline.schemas import is_identifier, name_parts
-from graph.models.offline.tuning import ERROR_CHARS, QUOTED_RECORD_CHARS
+from graph.models.actions import Observation
+from graph.models.structured.schemas import is_identifier, name_parts
+from graph.models.structured.tuning import ERROR_CHARS, QUOTED_RECORD_CHARS
 
 ERROR_PREFIX = "error"
 

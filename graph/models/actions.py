@@ -1,7 +1,7 @@
-"""What the offline policy observes (`Observation`) and decides (`Action`), read off a transcript.
+"""What the in-process controllers observe (`Observation`) and decide (`Action`), from a transcript.
 
-The lowest module of the package: both controllers (`controller`, `structured`) and the
-result reader (`findings`) import it; it imports none of them.
+Shared by the offline search policy (`graph.models.offline`) and the structured controller
+(`graph.models.structured`); it imports neither.
 """
 
 from __future__ import annotations

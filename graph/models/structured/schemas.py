@@ -4,7 +4,7 @@
 *free text*, a number, a flag, a choice among enum values, or something else), read only from
 the JSON schema the model sees: argument names, types, descriptions and the tool's description.
 An identifier argument carries the shape of the example its description gives (``e.g.
-AB-12-C``), when it gives one. `StructuredController` (graph/models/offline/structured.py)
+AB-12-C``), when it gives one. `StructuredController` (graph/models/structured/controller.py)
 fills calls from these specs.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graph.models.offline.tuning import ID_WORDS
+from graph.models.structured.tuning import ID_WORDS
 from tools.calculator import CALCULATOR_TOOL
 from tools.finish import FINISH_TOOL
 from tools.search_protocol import SearchSource

@@ -1,0 +1,261 @@
+"""The offline policy's rule table: one tool call per turn, the first rule that applies decides.
+
+`RULES` is the table, in order. Each rule is a small function of the `Turn` (the question, what
+the turn has observed, the tools, the budget left) returning an `Action` or None, and its
+Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
+0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
+call with no answer when the cited passages' support is below `SUPPORT_BAR`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from graph.models.actions import Action, Observation
+from graph.models.offline.answering import Answer, Scorer, compose_answer
+from graph.models.offline.arithmetic import format_value
+from graph.models.offline.reading import mid_capitals, words
+from graph.models.offline.short_answers import question_kind, short_answer
+from graph.models.offline.sources import ranked
+from graph.models.offline.tuning import (
+    COVERED,
+    DEEPER_READ_COVERAGE,
+    MAX_UNMATCHED_TERMS,
+    ONE_SEARCH_LEFT,
+)
+from graph.models.offline.turn import (
+    Turn,
+    brought_something_new,
+    content_words,
+    find_bridge,
+    new_name,
+)
+from graph.models.structured.controller import StructuredController
+from graph.models.structured.schemas import structured_tools
+from graph.models.support import SUPPORT_BAR, support, weights
+from tools.calculator import CALCULATOR_TOOL
+from tools.expand import stem
+from tools.finish import FINISH_TOOL
+
+Rule = Callable[[Turn], Action | None]
+
+
+def finish(
+    thought: str, answer: str | None, citations: list[str], short: str | None = None
+) -> Action:
+    """A call to `finish`; no answer is a decline (`tools.finish`)."""
+    args: dict[str, Any] = {"answer": answer, "citations": citations}
+    if short:
+        args["short_answer"] = short
+    return Action(thought, FINISH_TOOL, args)
+
+
+def search(turn: Turn, thought: str, query: str, page: int = 1) -> Action:
+    """A call to the search tool with the best evidence for `query`."""
+    tool = turn.route(query)
+    args: dict[str, Any] = {"query": query} if page == 1 else {"query": query, "page": page}
+    return Action(f"{thought} in {tool.collection}", tool.name, args)
+
+
+def compute(turn: Turn) -> Action | None:
+    """Arithmetic goes to the calculator, once."""
+    if turn.arithmetic is None or any(o.tool == CALCULATOR_TOOL for o in turn.observations):
+        return None
+    return Action(
+        "compute: the question is arithmetic, not a lookup; use the calculator",
+        CALCULATOR_TOOL,
+        {"expression": turn.arithmetic.expression},
+    )
+
+
+def answer_computed(turn: Turn) -> Action | None:
+    """The calculator's value, formatted as the answer."""
+    done = [o for o in turn.observations if o.tool == CALCULATOR_TOOL]
+    if turn.arithmetic is None or not done:
+        return None
+    value = format_value(done[-1].content, turn.arithmetic.currency) if done[-1].ok else None
+    if value is None:  # the calculator's error is the answer: it is what the tool said
+        said = f"I could not compute this: {done[-1].content}"
+        return finish(f"answer_computed: the calculator failed: {done[-1].content!r}", said, [])
+    text = turn.arithmetic.template.format(value=value)
+    return finish(f"answer_computed: the calculator gave {value}", text, [])
+
+
+def fill_schemas(turn: Turn) -> Action | None:
+    """Tools with structured arguments and no search tool: the structured controller decides."""
+    if turn.sources or not structured_tools(turn.tools):
+        return None
+    return StructuredController(turn.tools).decide(turn.question, turn.observations)
+
+
+def no_search_tool(turn: Turn) -> Action | None:
+    """Nothing to search with: decline."""
+    if turn.sources:
+        return None
+    return finish("no_search_tool: no tool can look this up; decline", None, [])
+
+
+def last_call(turn: Turn) -> Action | None:
+    """With one call left, answer from what was found."""
+    if turn.left is None or turn.left > 1:
+        return None
+    return answer(turn, f"last_call: {turn.left} call left")
+
+
+def first_search(turn: Turn) -> Action | None:
+    """Search the question's words, or a two-hop question's inner clause first."""
+    if turn.searches:
+        return None
+    if turn.hop is not None and (turn.left is None or turn.left > ONE_SEARCH_LEFT):
+        return search(
+            turn,
+            f"first_search: two hops; first find {turn.hop.inner_query!r}",
+            turn.hop.inner_query,
+        )
+    query = " ".join(content_words(turn.question)) or turn.question
+    return search(turn, f"first_search: {len(query.split())} question words", query)
+
+
+def second_hop(turn: Turn) -> Action | None:
+    """After a two-hop question's first search, search its bridge with the rest of the question."""
+    if turn.hop is None or len(turn.searches) != 1 or not turn.hits:
+        return None
+    bridge = find_bridge(turn)
+    if bridge is None:
+        return None
+    outer = turn.hop.outer.replace("{bridge}", " ")
+    known = set(words(bridge.name))
+    query = " ".join([bridge.name, *(w for w in content_words(outer) if w.lower() not in known)])
+    clause = f"clause coverage {bridge.coverage:.2f}"
+    return search(turn, f"second_hop: bridge {bridge.name!r} ({clause}); search {query!r}", query)
+
+
+def retry_elsewhere(turn: Turn) -> Action | None:
+    """The last search found nothing: the same query in the next-best tool."""
+    last = turn.searches[-1] if turn.searches else None
+    if last is None or last.hits:
+        return None
+    query = str(last.args.get("query", ""))
+    tried = {s.tool for s in turn.searches if str(s.args.get("query", "")) == query}
+    for tool in ranked(turn.sources, query):
+        if tool.name not in tried:
+            return Action(
+                f"retry_elsewhere: {last.tool} found 0 passages; try {tool.collection}",
+                tool.name,
+                {"query": query},
+            )
+    return None
+
+
+def follow_up(turn: Turn) -> Action | None:
+    """The retrieved text covers too little of the question: search what is missing."""
+    if not turn.searches or not brought_something_new(turn.searches):
+        return None
+    value = turn.coverage()
+    if value >= COVERED:
+        return None
+    have = {stem(w) for h in turn.hits for w in words(str(h.get("text", "")))}
+    table = weights(turn.question, turn.weight)  # words no corpus holds cannot be searched
+    missing = sorted((t for t in table if stem(t) not in have), key=lambda t: -table[t])
+    missing = missing[:MAX_UNMATCHED_TERMS]
+    if not missing:
+        return None
+    lead = new_name(turn)
+    query = " ".join(([lead] if lead else []) + missing)
+    if " ".join(query.casefold().split()) in turn.tried():
+        return None
+    return search(
+        turn, f"follow_up: coverage {value:.2f} < COVERED {COVERED:.2f}: search {query!r}", query
+    )
+
+
+def read_deeper(turn: Turn) -> Action | None:
+    """The next page of the first query's ranking, while the question is not yet covered."""
+    if not turn.searches:
+        return None
+    first = turn.searches[0]
+    query = first.args.get("query")
+    same = [s for s in turn.searches if s.tool == first.tool and s.args.get("query") == query]
+    value = turn.coverage()
+    if not same[-1].hits or value >= DEEPER_READ_COVERAGE:
+        return None
+    page = max(int(s.args.get("page", 1)) for s in same) + 1
+    thought = (
+        f"read_deeper: coverage {value:.2f} < {DEEPER_READ_COVERAGE:.2f}; page {page} of {query!r}"
+    )
+    return Action(thought, first.tool, {"query": query, "page": page})
+
+
+def answer(turn: Turn, why: str = "answer") -> Action:
+    """Finish with the best-covering sentence(s), or decline below the support bar.
+
+    A two-hop question's answer covers its outer part with the bridge filled in, and cites the
+    bridge's passage too (its sentence first when the answer does not name the bridge).
+    """
+    if not turn.searches:
+        return finish(f"{why}: nothing was searched; decline", None, [])
+    texts = [str(h.get("text", "")) for h in turn.hits]
+    kind = question_kind(turn.question)
+    bridge = find_bridge(turn) if turn.hop else None
+    target = (
+        turn.hop.outer.replace("{bridge}", bridge.name) if turn.hop and bridge else turn.question
+    )
+    known = " ".join([turn.question, bridge.name if bridge else ""])
+    capitalised = mid_capitals([*texts, turn.question])
+    scorer = Scorer(target, kind, turn.weight, known, capitalised, turn.question)
+    chosen: Answer | None = compose_answer(scorer, turn.hits)
+    if chosen is None:
+        return finish(f"{why}: no retrieved sentence holds a question word; decline", None, [])
+    sentences, citations = list(chosen.sentences), list(chosen.citations)
+    if bridge is not None and bridge.doc_id not in citations:
+        citations.insert(0, bridge.doc_id)
+        if words(bridge.name)[0] not in words(" ".join(sentences)):
+            sentences.insert(0, bridge.sentence)
+    by_id = {str(h["id"]): str(h.get("text", "")) for h in turn.hits}
+    value = support(turn.question, [by_id[d] for d in citations if d in by_id], turn.weight)
+    if value < SUPPORT_BAR:
+        return finish(
+            f"{why}: support {value:.2f} < SUPPORT_BAR {SUPPORT_BAR:.2f} for the best sentence "
+            f"(score {chosen.score:.2f}, {', '.join(citations)}); decline",
+            None,
+            [],
+        )
+    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised, chosen.coverage)
+    said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
+    return finish(
+        f"{why}: support {value:.2f} >= SUPPORT_BAR {SUPPORT_BAR:.2f}; sentence score "
+        f"{chosen.score:.2f} from {', '.join(citations)}{said}",
+        " ".join(sentences),
+        citations,
+        short,
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    compute,
+    answer_computed,
+    fill_schemas,
+    no_search_tool,
+    last_call,
+    first_search,
+    second_hop,
+    retry_elsewhere,
+    follow_up,
+    read_deeper,
+    answer,
+)
+"""The rule table, in order: the first rule returning an action decides the step."""
+
+
+def decide(
+    tools: Sequence[Any], max_steps: int | None, question: str, observations: list[Observation]
+) -> Action:
+    """The next step for `question`: the action of the first rule that applies."""
+    left = None if max_steps is None else max_steps - len(observations)
+    turn = Turn(question, observations, list(tools), left)
+    for rule in RULES:
+        action = rule(turn)
+        if action is not None:
+            return action
+    raise AssertionError("the last rule always answers")  # pragma: no cover

@@ -1,0 +1,159 @@
+"""What a rule of the offline policy reads: the `Turn`, and the readings of it rules share.
+
+`Turn` holds the question, the turn's observations, the tools and the budget left, with the
+derived views (searches, hits, term weights, the relative clause); `find_bridge` reads a
+two-hop question's bridge entity, `new_name` the best new name of the last search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from graph.models.actions import Hit, Observation
+from graph.models.offline.arithmetic import Arithmetic, parse_arithmetic
+from graph.models.offline.reading import (
+    Hop,
+    mid_capitals,
+    names,
+    split_relative_clause,
+    statements,
+    words,
+)
+from graph.models.offline.sources import ranked, search_sources
+from graph.models.offline.tuning import BRIDGE_PASSAGES
+from graph.models.support import coverage, question_terms, tool_weight
+from tools.calculator import CALCULATOR_TOOL
+from tools.expand import stem
+from tools.search_protocol import SearchSource
+
+
+@dataclass
+class Turn:
+    """What a rule reads: the question, the turn's observations, the tools and the budget."""
+
+    question: str
+    observations: list[Observation]
+    tools: list[Any]
+    left: int | None
+    """Model calls left, this one included (None: no budget)."""
+    sources: list[SearchSource] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sources = search_sources(self.tools)
+
+    @cached_property
+    def searches(self) -> list[Observation]:
+        """The turn's search rounds, in order."""
+        names_ = {s.name for s in self.sources}
+        return [o for o in self.observations if o.tool in names_]
+
+    @cached_property
+    def hits(self) -> list[Hit]:
+        """Every hit of every search that ran, in retrieval order."""
+        return [hit for s in self.searches if s.ok for hit in s.hits]
+
+    @cached_property
+    def weight(self) -> Callable[[str], float]:
+        """A word's idf over the search tools (`graph.models.support.tool_weight`)."""
+        return tool_weight(self.sources)
+
+    @cached_property
+    def hop(self) -> Hop | None:
+        """The question's relative clause, when it is asked in two hops."""
+        return split_relative_clause(self.question)
+
+    @cached_property
+    def arithmetic(self) -> Arithmetic | None:
+        """The calculation the question asks for, when the calculator is bound."""
+        bound = any(getattr(t, "name", None) == CALCULATOR_TOOL for t in self.tools)
+        return parse_arithmetic(self.question) if bound else None
+
+    def coverage(self) -> float:
+        """The share of the question's weight the retrieved text holds."""
+        return coverage(self.question, [str(h.get("text", "")) for h in self.hits], self.weight)
+
+    def route(self, query: str) -> SearchSource:
+        """The search tool with the best evidence for `query` (`sources.ranked`)."""
+        return ranked(self.sources, query)[0]
+
+    def tried(self) -> set[str]:
+        """The queries already run, normalized."""
+        return {" ".join(str(s.args.get("query", "")).casefold().split()) for s in self.searches}
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """The entity a two-hop question's first search found, and where."""
+
+    name: str
+    doc_id: str
+    sentence: str
+    coverage: float
+    """Share of the inner clause's weight its sentence holds."""
+
+
+def find_bridge(turn: Turn) -> Bridge | None:
+    """The new name of the first hop's passages that the clause is about.
+
+    Candidates are names (`reading.names`) new to the question in the first search's top
+    passages; the one in the sentence holding most of the inner clause's weight wins, a name
+    followed by the clause's head noun ("the Austin office") first.
+    """
+    hop = turn.hop
+    if hop is None or not turn.searches or not turn.searches[0].hits:
+        return None
+    hits = turn.searches[0].hits[:BRIDGE_PASSAGES]
+    asked = {stem(w) for w in words(turn.question)}
+    capitalised = mid_capitals([*(str(h.get("text", "")) for h in hits), turn.question])
+    best: tuple[tuple[float, ...], Bridge] | None = None
+    for rank, hit in enumerate(hits):
+        for position, sentence in enumerate(statements(str(hit.get("text", "")))):
+            value = coverage(hop.inner_query, [sentence], turn.weight)
+            for name in names(sentence, capitalised):
+                tokens = words(name.text)
+                if not tokens or sum(stem(t) in asked for t in tokens) * 2 >= len(tokens):
+                    continue
+                following = (words(sentence[name.end :]) or [""])[0]
+                headed = stem(following) == stem(hop.head)
+                text = f"{name.text} {following}" if headed else name.text
+                key = (float(headed), value, -rank, -position, -name.start)
+                if best is None or key > best[0]:
+                    best = (key, Bridge(text, str(hit["id"]), sentence, value))
+    return best[1] if best else None
+
+
+def new_name(turn: Turn) -> str | None:
+    """The name of the last search's best sentence that the question does not hold."""
+    last = next((s for s in reversed(turn.searches) if s.hits), None)
+    if last is None:
+        return None
+    asked = {stem(w) for w in words(turn.question)}
+    best: tuple[float, str] | None = None
+    for hit in last.hits[:BRIDGE_PASSAGES]:
+        for sentence in statements(str(hit.get("text", ""))):
+            value = coverage(turn.question, [sentence], turn.weight)
+            for name in names(sentence):
+                if any(stem(t) not in asked for t in words(name.text)):
+                    if best is None or value > best[0]:
+                        best = (value, name.text)
+    return best[1] if best else None
+
+
+def brought_something_new(searches: list[Observation]) -> bool:
+    """Whether the last search found a passage no earlier search had (the first always has)."""
+    seen = {str(hit["id"]) for s in searches[:-1] for hit in s.hits}
+    return any(str(hit["id"]) not in seen for hit in searches[-1].hits)
+
+
+def content_words(text: str) -> list[str]:
+    """The meaningful words of `text` in their original case ("refund window")."""
+    keep = set(question_terms(text))
+    seen: dict[str, None] = {}
+    for token in text.replace("?", " ").split():
+        word = token.strip(".,;:!\"'()[]")
+        if word.lower() in keep or (word and words(word) and words(word)[0] in keep):
+            seen.setdefault(word, None)
+    return list(seen)

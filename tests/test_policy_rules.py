@@ -1,0 +1,117 @@
+"""Each rule of the offline policy's table, on made-up passages: when it fires, what it calls,
+and the rule name and numbers its Thought shows."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from corpora import Corpus, Passage
+from graph.models.actions import Action, Observation
+from graph.models.offline.rules import RULES, decide
+from graph.models.support import SUPPORT_BAR
+from tools.calculator import calculator
+from tools.finish import FINISH_TOOL, finish
+from tools.search import make_search_tool
+
+OPS = Corpus(
+    "ops",
+    tuple(
+        Passage(id=i, text=t)
+        for i, t in {
+            "o1": "The Orion billing service is maintained by the Ledger team.",
+            "o2": "The Ledger team is managed by Amara Okafor and works from the Dublin office.",
+            "o3": "Servers in the Dublin office are cooled by chillers from Frostline.",
+            "o4": "Orion retries a failed invoice five times before alerting finance.",
+            "o5": "The Dublin office has a rooftop garden and a bike room.",
+            "o6": "Halcyon keeps search snapshots for 14 days.",
+        }.items()
+    ),
+)
+HR = Corpus("hr", (Passage(id="h1", text="Employees accrue 25 vacation days per year."),))
+
+
+def tools() -> list[Any]:
+    return [make_search_tool(OPS), make_search_tool(HR), calculator, finish]
+
+
+def observe(tool: Any, action: Action) -> Observation:
+    """Run a search action and record what came back."""
+    message = tool.invoke(
+        {"type": "tool_call", "id": "c", "name": action.tool, "args": action.args}
+    )
+    return Observation(action.tool, action.args, hits=list(message.artifact or []))
+
+
+def test_rules_are_tried_in_the_table_order() -> None:
+    assert [rule.__name__ for rule in RULES] == [
+        *("compute", "answer_computed", "fill_schemas", "no_search_tool", "last_call"),
+        *("first_search", "second_hop", "retry_elsewhere", "follow_up", "read_deeper", "answer"),
+    ]
+
+
+def test_first_search_then_second_hop_name_the_bridge_and_its_coverage() -> None:
+    question = "Who manages the team that maintains the Orion billing service?"
+    first = decide(tools(), 6, question, [])
+    assert first.thought.startswith("first_search: two hops") and first.args == {
+        "query": "who maintains the Orion billing service"
+    }
+    seen = [observe(tools()[0], first)]
+    second = decide(tools(), 6, question, seen)
+    assert re.match(
+        r"second_hop: bridge 'Ledger team' \(clause coverage \d\.\d\d\)", second.thought
+    )
+    assert second.args["query"].startswith("Ledger team")
+    seen.append(observe(tools()[0], second))
+    done = decide(tools(), 6, question, seen)
+    assert done.tool == FINISH_TOOL and "Amara Okafor" in done.args["answer"]
+    assert done.args["citations"] == ["o1", "o2"]
+    assert re.match(rf"answer: support \d\.\d\d >= SUPPORT_BAR {SUPPORT_BAR:.2f}", done.thought)
+
+
+def test_retry_elsewhere_when_a_search_finds_nothing() -> None:
+    empty = Observation("search_hr", {"query": "Frostline chillers"}, hits=[])
+    action = decide(tools(), 6, "Which company makes the chillers?", [empty])
+    assert action.thought == "retry_elsewhere: search_hr found 0 passages; try ops"
+    assert action.tool == "search_ops" and action.args == {"query": "Frostline chillers"}
+
+
+def test_follow_up_shows_the_coverage_below_covered() -> None:
+    hits = [{"id": "o5", "text": OPS.get("o5").text}]
+    seen = [Observation("search_ops", {"query": "Dublin office"}, hits=hits)]
+    action = decide(tools(), 6, "Which company cools the Dublin office servers?", seen)
+    assert re.match(r"follow_up: coverage 0\.\d\d < COVERED 0\.80: search '.*'", action.thought)
+    assert "cooled" in action.args["query"] or "servers" in action.args["query"]
+
+
+def test_last_call_answers_with_what_was_found_and_names_itself() -> None:
+    hits = [{"id": "o4", "text": OPS.get("o4").text}]
+    seen = [Observation("search_ops", {"query": "Orion retries invoice"}, hits=hits)]
+    action = decide(tools(), 2, "How many times does Orion retry a failed invoice?", seen)
+    assert action.tool == FINISH_TOOL and action.thought.startswith("last_call: 1 call left")
+    # "how many times": the count alone, its unit is the question's word
+    assert action.args["short_answer"] == "five" and action.args["citations"] == ["o4"]
+
+
+def test_answer_declines_below_the_bar_with_the_number() -> None:
+    """Orion's passage and the snapshots' passage each cover half the question: no answer."""
+    hits = [{"id": i, "text": OPS.get(i).text} for i in ("o1", "o6")]
+    seen = [Observation("search_ops", {"query": "Orion snapshots"}, hits=hits)]
+    action = decide(tools(), 2, "How many snapshots does the Orion billing service keep?", seen)
+    assert action.tool == FINISH_TOOL and action.args == {"answer": None, "citations": []}
+    assert re.search(rf"support 0\.\d\d < SUPPORT_BAR {SUPPORT_BAR:.2f}.*; decline", action.thought)
+
+
+def test_compute_then_answer_computed() -> None:
+    action = decide(tools(), 6, "what is 6 * 7?", [])
+    assert action.tool == "calculator" and action.thought.startswith("compute:")
+    done = Observation("calculator", action.args, content="42")
+    answer = decide(tools(), 6, "what is 6 * 7?", [done])
+    assert answer.args == {"answer": "6 * 7 = 42.", "citations": []}
+    assert answer.thought == "answer_computed: the calculator gave 42"
+
+
+def test_no_search_tool_declines() -> None:
+    action = decide([finish], 6, "Who manages the Ledger team?", [])
+    assert action.args == {"answer": None, "citations": []}
+    assert action.thought.startswith("no_search_tool:")

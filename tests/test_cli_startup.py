@@ -1,8 +1,8 @@
 """`agent`, `agent --version`, `agent --help` and every `agent X --help` start without LangChain.
 
 Each is run in a fresh interpreter (as a user starts it) and must load no LangChain,
-LangGraph, numpy, scipy or torch module: the group imports a command's module only when that
-command is asked for, and the command modules import their work inside the commands.
+LangGraph, numpy, scipy, torch or MCP server module: the group imports a command's module only
+when that command is asked for, and the command modules import their work inside the commands.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from graph.cli.main import COMMANDS, cli
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("langchain", "langchain_core", "langgraph", "numpy", "scipy", "torch")
+HEAVY = ("langchain", "langgraph", "numpy", "scipy", "torch", "mcp", "starlette", "uvicorn")
 """Top-level packages that must stay unloaded (`langchain` also covers its `langchain_*`)."""
 RUN_AND_REPORT = """
 import json, sys

@@ -10,16 +10,7 @@ from __future__ import annotations
 import click
 
 from graph.cli.support import K, user_errors
-from graph.mcp_io.serving import (
-    MAX_SESSIONS,
-    SESSION_IDLE_S,
-    bind,
-    bracketed,
-    is_loopback,
-    one_line_log,
-    serve_http,
-    url_of,
-)
+from graph.mcp_io.session_limits import MAX_SESSIONS, SESSION_IDLE_S
 from tools.search_settings import DEFAULT_K
 
 LOOPBACK = "127.0.0.1"
@@ -84,6 +75,7 @@ def serve(
     """Serve the search tools, calculator and field-service tools over MCP."""
     from graph.app.corpus_specs import served_corpora
     from graph.mcp_io.server import build_server
+    from graph.mcp_io.serving import bind, bracketed, is_loopback, one_line_log, serve_http, url_of
 
     with user_errors():
         if transport == "stdio" and host is not None:

@@ -1,8 +1,8 @@
 """Ctrl-C during a blocked call stops ``agent ask`` at once, with the resume line.
 
-The call's deadline is set long (40 s); the resume line must come within a few seconds of
-SIGINT (the process then exits; the interpreter's own shutdown takes a few seconds on a busy
-machine, so that is bounded well below the deadline). ``agent ask`` runs in a child process,
+The call's deadline is set long (120 s); the resume line must come within a few seconds of
+SIGINT (the process then exits; the interpreter's own shutdown can take tens of seconds on a
+busy machine, so that is bounded at half the deadline). ``agent ask`` runs in a child process,
 so the signal reaches it as a terminal's would.
 """
 
@@ -49,8 +49,8 @@ def interrupt_when(ready: object, argv: list[str], env: dict[str, str]) -> tuple
                 break
         seconds = time.monotonic() - start
         lines.append(child.stderr.read())
-        assert child.wait(timeout=20) == 130
-        assert time.monotonic() - start < 20
+        assert child.wait(timeout=60) == 130
+        assert time.monotonic() - start < 60
         return seconds, "".join(lines)
     finally:
         if child.poll() is None:
@@ -62,17 +62,17 @@ def test_ctrl_c_during_a_blocked_mcp_call(tmp_path: Path) -> None:
     called = tmp_path / "called"
     raw = ROOT / "tests" / "mcp_servers" / "raw_server.py"
     spec = stdio_spec(PYTHON, str(raw), json.dumps({"hang_calls": str(called)}))
-    env = {"AGENT_HOME": str(tmp_path / "home"), "AGENT_MCP_TIMEOUT": "40"}
+    env = {"AGENT_HOME": str(tmp_path / "home"), "AGENT_MCP_TIMEOUT": "120"}
     seconds, err = interrupt_when(called.exists, ["ask", QUESTION, "--mcp", spec], env)
     assert seconds < 3, f"took {seconds:.1f} s: {err}"
     assert err.splitlines()[-1].startswith(RESUME) and "Traceback" not in err
 
 
 def test_ctrl_c_while_a_model_server_stays_silent(tmp_path: Path) -> None:
-    with fake_openai([{"hang": 60}]) as fake:
+    with fake_openai([{"hang": 300}]) as fake:
         env = {
             "AGENT_HOME": str(tmp_path / "home"), "OPENAI_BASE_URL": fake.base_url,
-            "OPENAI_API_KEY": "test-key", "AGENT_MODEL_TIMEOUT": "40",
+            "OPENAI_API_KEY": "test-key", "AGENT_MODEL_TIMEOUT": "120",
             "AGENT_MODEL_RETRIES": "0", "NO_PROXY": "127.0.0.1",
         }  # fmt: skip
         argv = ["ask", QUESTION, "--model", "openai:fake-model"]

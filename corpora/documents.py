@@ -22,6 +22,7 @@ folders (``.git``) are ignored without a word; links to folders are not followed
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -29,8 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from langchain_text_splitters import RecursiveCharacterTextSplitter
+from typing import Any
 
 from corpora.markup import (
     CODE_FENCE,
@@ -69,9 +69,16 @@ _NAMED_REASONS = (LINK_OUT, BAD_NAME)
 _NAMES_SHOWN = 3
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SPLITTER = RecursiveCharacterTextSplitter(
-    chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
-)
+
+
+@functools.cache
+def _splitter() -> Any:
+    """The text splitter for long files, made on first use (importing this builds nothing)."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    return RecursiveCharacterTextSplitter(
+        chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
+    )
 
 
 class SkipFile(Exception):
@@ -253,7 +260,7 @@ def _prose_pieces(text: str) -> list[str]:
         return []
     if len(joined) <= SPLIT_THRESHOLD:
         return [joined]
-    return [" ".join(p.page_content.split()) for p in _SPLITTER.create_documents([text])]
+    return [" ".join(p.page_content.split()) for p in _splitter().create_documents([text])]
 
 
 def _code_pieces(unit: str) -> list[str]:

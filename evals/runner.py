@@ -46,6 +46,7 @@ from graph.app.agent_threads import UnknownThread
 from graph.app.persistence import check_thread_id
 from graph.app.run_context import RunSettings, SessionDefaults, resolve
 from graph.app.session import RESULT_KEYS, Session
+from graph.app.thread_heads import EVAL_THREAD_PREFIX
 from graph.app.thread_settings import DATASET_PREFIX
 from graph.models import load_model
 from tools.retrievers import IndexedCorpus
@@ -70,7 +71,7 @@ def thread_id_for(dataset: str, run_id: str, question_id: str) -> str:
     is longer than 128 characters, it is cut and ends in a hash of the unsanitized id, so two
     different question ids never share a thread.
     """
-    raw = f"eval-{dataset}-{run_id}-{question_id}"
+    raw = f"{EVAL_THREAD_PREFIX}{dataset}-{run_id}-{question_id}"
     safe = _UNSAFE_THREAD_CHARS.sub("_", raw)
     if safe != raw or len(safe) > MAX_THREAD_ID:
         digest = hashlib.sha1(raw.encode("utf-8")).hexdigest()[:10]

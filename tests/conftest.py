@@ -11,6 +11,7 @@ import json
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.app.persistence import HOME_ENV, open_checkpointer
+from graph.app.home import HOME_ENV
+from graph.app.persistence import open_checkpointer
 from graph.models.scripted import ScriptedModel
 
 PG_DSN = os.environ.get("AGENT_TEST_PG_DSN")
@@ -79,18 +81,15 @@ def _postgres_schema(dsn: str, schema: str, create: bool) -> None:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-@pytest.fixture(
-    params=[
-        "memory",
-        "sqlite",
-        pytest.param("postgres", marks=[pytest.mark.postgres, needs_postgres]),
-    ]
-)
-def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseCheckpointSaver]:
-    """A checkpointer: in memory, a SQLite file per test, or PostgreSQL (a schema per test)."""
-    if request.param == "memory":
+POSTGRES_PARAM = pytest.param("postgres", marks=[pytest.mark.postgres, needs_postgres])
+
+
+@contextmanager
+def open_test_store(kind: str, tmp_path: Path) -> Iterator[BaseCheckpointSaver]:
+    """A checkpointer: in memory, a SQLite file in `tmp_path`, or PostgreSQL (its own schema)."""
+    if kind == "memory":
         yield InMemorySaver()
-    elif request.param == "sqlite":
+    elif kind == "sqlite":
         with open_checkpointer(str(tmp_path / "checkpoints.sqlite")) as saver:
             yield saver
     else:
@@ -103,6 +102,34 @@ def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bas
                 yield saver
         finally:
             _postgres_schema(PG_DSN, schema, create=False)
+
+
+@pytest.fixture(params=["memory", "sqlite", POSTGRES_PARAM])
+def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseCheckpointSaver]:
+    """A checkpointer: in memory, a SQLite file per test, or PostgreSQL (a schema per test)."""
+    with open_test_store(request.param, tmp_path) as saver:
+        yield saver
+
+
+@pytest.fixture(params=["sqlite", POSTGRES_PARAM])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseCheckpointSaver]:
+    """A checkpointer on a real database: a SQLite file per test, or PostgreSQL."""
+    with open_test_store(request.param, tmp_path) as saver:
+        yield saver
+
+
+@pytest.fixture(autouse=True)
+def _never_the_real_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test (and every process it starts) keeps its state out of the user's home.
+
+    AGENT_HOME and the application-data root (`XDG_CONFIG_HOME`, where `click.get_app_dir`
+    looks when AGENT_HOME is unset) point at a temp folder outside the test's `tmp_path`.
+    """
+    root = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv(HOME_ENV, str(root / "agent-home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
 
 
 @pytest.fixture

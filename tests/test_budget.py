@@ -27,8 +27,11 @@ RANGES = {
 
 
 def commands(group: click.Group) -> Iterator[click.Command]:
-    """Every command of the group, its subgroups' included."""
-    for command in group.commands.values():
+    """Every command of the group, its subgroups' included (a lazy group's loaded by name)."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         yield command
         if isinstance(command, click.Group):
             yield from commands(command)

@@ -12,8 +12,9 @@ import pytest
 from cli_helpers import run_cli
 from rich.cells import cell_len
 
+from graph.app.thread_heads import is_eval_thread
 from graph.app.thread_list import ThreadSummary
-from graph.cli.thread_lines import is_eval_thread, thread_line
+from graph.cli.thread_lines import thread_line
 
 ScriptFile = Callable[..., str]
 LONG_QUESTION = "What is the refund window " + "for a very long order " * 10 + "?"
@@ -143,3 +144,22 @@ def test_thread_line_keeps_the_answer_visible_beside_a_long_question() -> None:
     assert cell_len(line) <= 60 and line.endswith(" -> Because.")
     running = thread_line(ThreadSummary("t-2", "q?", None, 0, None), 60)
     assert running == "t-2  running   0 steps  q? -> -"
+
+
+def test_thread_line_shows_date_and_model_when_the_terminal_has_room() -> None:
+    row = ThreadSummary(
+        "t-3",
+        "A made-up question?",
+        "A made-up answer.",
+        2,
+        "answer",
+        updated="2026-12-01T23:55:12.345678+00:00",
+        model="openai:gpt-4o-mini",
+    )
+    wide = thread_line(row, 140)
+    assert wide.startswith("t-3  2026-12-01 23:55  openai:gpt-4o-mini  answer ")
+    assert wide.endswith("A made-up question? -> A made-up answer.")
+    medium = thread_line(row, 120)
+    assert medium.startswith("t-3  2026-12-01 23:55  answer ") and "gpt" not in medium
+    narrow = thread_line(row, 100)
+    assert narrow.startswith("t-3  answer ") and "2026" not in narrow

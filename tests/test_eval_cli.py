@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli as shared_run_cli
 
-from graph.app.persistence import HOME_ENV
+from graph.app.home import HOME_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRIEVAL_LINE = (

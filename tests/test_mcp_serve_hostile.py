@@ -27,7 +27,8 @@ from mcp_helpers import AGENT, http_server, project_http
 from server_utils import ROOT
 
 from graph.mcp_io.server import build_server
-from graph.mcp_io.serving import MAX_SESSIONS, SESSION_IDLE_S, security_for, url_of
+from graph.mcp_io.serving import security_for, url_of
+from graph.mcp_io.session_limits import MAX_SESSIONS, SESSION_IDLE_S
 
 pytestmark = pytest.mark.server
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}

@@ -6,7 +6,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -130,3 +130,89 @@ def test_a_damaged_store_is_reported_and_left_byte_for_byte(
     code, out, err = run_cli(capsys, "threads", "--db", str(db))
     assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
     assert db.read_bytes() == damaged
+
+
+# --- the integrity check runs when the file changed since its last good check ---------------
+
+
+def count_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count the `PRAGMA quick_check` runs (each returns the real verdict)."""
+    from graph.app import sqlite_store
+
+    verdicts: list[str] = []
+    original = sqlite_store._quick_check
+
+    def counted(conn: sqlite3.Connection) -> str:
+        verdicts.append(original(conn))
+        return verdicts[-1]
+
+    monkeypatch.setattr(sqlite_store, "_quick_check", counted)
+    return verdicts
+
+
+def test_an_unchanged_store_is_not_checked_again_and_a_changed_one_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script_file: Callable[..., str]
+) -> None:
+    db = tmp_path / "c.sqlite"
+    checks = count_checks(monkeypatch)
+    for thread in ("one", "two"):
+        with open_checkpointer(str(db)) as saver:
+            Session(saver, model=script_file("Done."), builtins=False).ask(
+                "made-up question?", thread_id=thread
+            )
+    assert checks == []  # new, then unchanged since the first command closed it
+    with closing(sqlite3.connect(db)) as conn, conn:  # another program writes to it
+        conn.execute("CREATE TABLE notes (line TEXT)")
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok"]
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok"]
+
+
+def test_a_store_damaged_after_its_last_good_check_is_refused_and_left_byte_for_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], script_file: Callable[..., str]
+) -> None:
+    db = tmp_path / "c.sqlite"
+    with open_checkpointer(str(db)) as saver:
+        Session(saver, model=script_file("Done."), builtins=False).ask(
+            "made-up question?", thread_id="kept"
+        )
+    assert (tmp_path / "c.sqlite.checked").exists()
+    before = db.stat()
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page + 8 : 2 * page] = b"\x07" * (page - 8)  # page 2 scrambled, size and header kept
+    db.write_bytes(bytes(data))
+    os.utime(db, ns=(before.st_atime_ns, before.st_mtime_ns))  # even the time put back
+    damaged = db.read_bytes()
+
+    code, out, err = run_cli(capsys, "ask", "made-up question?", "--db", str(db))
+    assert code == 1, out
+    assert err.startswith("error: ") and err.count("\n") == 1 and "left as is" in err
+    assert db.read_bytes() == damaged
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(("-wal", "-shm", "-journal"))]
+
+
+def test_a_planted_check_record_is_never_followed_or_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script_file: Callable[..., str]
+) -> None:
+    db = tmp_path / "c.sqlite"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("made-up secret\n")
+    with open_checkpointer(str(db)) as saver:
+        Session(saver, model=script_file("Done."), builtins=False).ask("made-up?", thread_id="a")
+    record = tmp_path / "c.sqlite.checked"
+    record.unlink()
+    record.symlink_to(victim)  # a link where the record goes
+    checks = count_checks(monkeypatch)
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok"]  # the link is not read as a record
+    assert victim.read_text() == "made-up secret\n" and not record.is_symlink()
+    record.unlink()
+    os.mkfifo(record)  # a pipe where the record goes: reading it would block
+    with open_checkpointer(str(db)):
+        pass
+    assert checks == ["ok", "ok"] and record.is_file()

@@ -14,7 +14,6 @@ from itertools import count
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 _TOKEN_RE = re.compile(r"[^\W_]+")
 _CHUNK_DOCS = 20_000
@@ -83,14 +82,12 @@ def tokenize_corpus(
         keep = ~is_sep
         rows, ids = rows[keep], ids[keep]
         doc_len[start : start + len(chunk)] = np.bincount(rows, minlength=len(chunk))
-        m = sp.csr_matrix(
-            (np.ones(len(ids), dtype=np.int32), (rows, ids - 1)),
-            shape=(len(chunk), max(len(vocab) - 1, 1)),
-        )
-        m.sum_duplicates()
-        nnz_parts.append(np.diff(m.indptr))
-        term_parts.append(m.indices.astype(np.int32, copy=False))
-        tf_parts.append(m.data.astype(_small_uint(int(m.data.max(initial=0)))))
+        # One key per (document, term), sorted and counted: the chunk's doc-major matrix.
+        width = max(len(vocab) - 1, 1)
+        keys, counts = np.unique(rows.astype(np.int64) * width + (ids - 1), return_counts=True)
+        nnz_parts.append(np.bincount(keys // width, minlength=len(chunk)))
+        term_parts.append((keys % width).astype(np.int32))
+        tf_parts.append(counts.astype(_small_uint(int(counts.max(initial=0)))))
     doc_indptr = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(np.concatenate(nnz_parts), out=doc_indptr[1:])
     terms = list(vocab)[1:]

@@ -13,9 +13,10 @@ goes to `finish` while `finish` still fits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.runnables import RunnableConfig
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 from tools.search_settings import MAX_K, MIN_K
 

@@ -17,7 +17,7 @@ from graph.app.terminal import safe_text
 
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
-    from graph.app.persistence import home_folder
+    from graph.app.home import home_folder
     from tools.index_store import indexes_root
 
     return indexes_root(home_folder())
@@ -94,7 +94,7 @@ def with_cached_vectors(corpus: Any, retriever: str | None) -> Any:
     chosen = check_retriever(retriever) if retriever else default_retriever()
     if chosen == "bm25":
         return corpus
-    from graph.app.persistence import agent_home
+    from graph.app.home import agent_home
     from tools.bm25 import BM25
     from tools.embedding_cache import cached_dense
     from tools.embeddings import MODEL_NAME

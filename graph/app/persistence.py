@@ -6,7 +6,6 @@ the stores themselves are `graph.app.sqlite_store` and `graph.app.postgres_store
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,27 +13,13 @@ from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from graph.app.home import agent_home
 from graph.app.postgres_store import DB_TIMEOUT_ENV, db_timeout, open_postgres
 from graph.app.sqlite_store import open_sqlite, open_sqlite_read_only
 from graph.app.store_error import CheckpointerError
 
-HOME_ENV = "AGENT_HOME"
-DEFAULT_HOME = ".agent"
 DB_FILE = "checkpoints.sqlite"
 THREAD_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
-
-
-def agent_home() -> Path:
-    """The state directory: `$AGENT_HOME`, or `./.agent/`."""
-    return Path(os.environ.get(HOME_ENV) or DEFAULT_HOME)
-
-
-def home_folder() -> Path:
-    """`agent_home`, refused in one line (ValueError) when it names something not a folder."""
-    home = agent_home()
-    if home.exists() and not home.is_dir():
-        raise ValueError(f"{HOME_ENV}={str(home)!r} is not a folder (the state directory)")
-    return home
 
 
 def check_thread_id(thread_id: str) -> str:

@@ -1,7 +1,8 @@
 """The PostgreSQL checkpoint store: a PostgresSaver whose waits are all bounded.
 
 `AGENT_DB_TIMEOUT` bounds the connect, every statement and every lock wait, and the schema
-migrations run once under an advisory lock even when processes start together.
+migrations (LangGraph's, then the thread heads table of `graph.app.thread_heads`) run once
+under an advisory lock even when processes start together.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.app.store_error import CheckpointerError, first_line
+from graph.app.thread_heads import install_postgres
 from graph.common.env import env_float
 
 DB_TIMEOUT_ENV = "AGENT_DB_TIMEOUT"
@@ -74,7 +76,7 @@ SETUP_WAIT_S = 60.0
 
 
 def _setup_once(url: str, saver: BaseCheckpointSaver) -> None:
-    """Run the saver's migrations while holding an advisory lock.
+    """Run the saver's migrations, and make the heads table, while holding an advisory lock.
 
     Processes starting together would otherwise race on the migrations (CREATE INDEX
     CONCURRENTLY deadlocks). The lock is polled, not waited on, so a waiting process holds no
@@ -90,6 +92,7 @@ def _setup_once(url: str, saver: BaseCheckpointSaver) -> None:
             time.sleep(0.05)
         try:
             saver.setup()  # type: ignore[attr-defined]
+            install_postgres(conn)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 

@@ -8,7 +8,7 @@ with open_checkpointer() as saver:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
@@ -303,11 +303,9 @@ class Session:
         """The thread's whole stored transcript."""
         return list(self.snapshot(thread_id).values.get("messages", []))
 
-    def threads(
-        self, limit: int = 20, skip: Callable[[str, Mapping[str, Any]], bool] | None = None
-    ) -> list[ThreadSummary]:
+    def threads(self, limit: int = 20, include_eval: bool = True) -> list[ThreadSummary]:
         """Stored threads of every kind, newest first (`graph.app.thread_list.list_threads`)."""
-        return list_threads(self.checkpointer, limit, skip)
+        return list_threads(self.checkpointer, limit, include_eval)
 
     def _continue(
         self, snapshot: StateSnapshot, context: Context, on_lines: OnLines | None

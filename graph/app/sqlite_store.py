@@ -1,7 +1,9 @@
 """The SQLite checkpoint store: a WAL file opened for writing, or read-only, checked first.
 
-An existing file is checked before anything in it is changed, so a damaged one is reported and
-left byte for byte; lock waits share one deadline per command (`graph.app.sqlite_deadline`).
+An existing file that changed since its last good check (`graph.app.sqlite_checked`) is
+checked before anything in it is changed, so a damaged one is reported and left byte for byte;
+lock waits share one deadline per command (`graph.app.sqlite_deadline`); the thread heads
+table (`graph.app.thread_heads`) is made with the checkpoint tables.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from urllib.parse import quote
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from graph.app.sqlite_checked import note_checked, unchanged_since_check
 from graph.app.sqlite_deadline import DeadlineSqliteSaver, LockBudget
 from graph.app.store_error import CheckpointerError
+from graph.app.thread_heads import install_sqlite
 from graph.common.env import env_float
 
 SQLITE_TIMEOUT_ENV = "AGENT_SQLITE_TIMEOUT"
@@ -81,18 +85,21 @@ def open_sqlite(path: Path) -> Iterator[SqliteSaver]:
     Its lock waits share one deadline (`sqlite_timeout`) for the whole command
     (`graph.app.sqlite_deadline`).
 
-    An existing file is checked (`PRAGMA quick_check`) before anything in it is changed, so a
-    damaged one is reported and left byte for byte as it was.
+    An existing file that changed since its last good check is checked (`PRAGMA
+    quick_check`) before anything in it is changed, so a damaged one is reported and left byte
+    for byte as it was. Closed after a command that ended without an error, its state is
+    recorded as good (`graph.app.sqlite_checked`); after an error the next open checks it.
     """
     if path.is_dir():
         raise CheckpointerError(f"{path}: is a directory, not a SQLite file")
-    if path.exists() and path.stat().st_size > 0:
+    if path.exists() and path.stat().st_size > 0 and not unchanged_since_check(path):
         _check_integrity(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, check_same_thread=False, timeout=sqlite_timeout())
     except (OSError, sqlite3.Error) as error:
         raise CheckpointerError(f"{path}: cannot open the checkpoint database: {error}") from None
+    clean = False
     try:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -101,11 +108,15 @@ def open_sqlite(path: Path) -> Iterator[SqliteSaver]:
             conn.execute("PRAGMA synchronous=NORMAL")
             saver = DeadlineSqliteSaver(conn, LockBudget(sqlite_timeout()))
             saver.setup()
+            install_sqlite(conn)
         except sqlite3.DatabaseError as error:
             raise CheckpointerError(_sqlite_problem(path, error)) from None
         yield saver
+        clean = True
     finally:
         conn.close()
+    if clean:
+        note_checked(path)
 
 
 def _check_integrity(path: Path) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from graph.agent.budget import DEFAULT_MAX_STEPS
-from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     RETRIEVER,
     STEPS,
@@ -205,6 +204,8 @@ def ask(
         if not (as_json or quiet):
             header.echo([])  # a run that printed no step still shows its goal
         if as_json:
+            from graph.app.session import RESULT_KEYS
+
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:

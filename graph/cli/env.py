@@ -1,4 +1,8 @@
-"""The CLI's environment: a `.env` file in the working directory, and model notices on stderr."""
+"""The CLI's environment: a `.env` file in the working directory, and notices on stderr.
+
+The notices: a slow model server (`graph.models.notices`), and once per folder, that the
+default state directory moved away from `./.agent` (`graph.app.home`).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from pathlib import Path
 
 import click
 
-from graph.models.deadline import LOGGER
+from graph.app.home import legacy_home_notice
+from graph.models.notices import LOGGER
 
 DOTENV = ".env"
 
@@ -26,11 +31,11 @@ def load_dotenv_file(directory: Path | None = None) -> None:
     Variables already set win over the file. A `.env` that cannot be read is a one-line
     `click.ClickException`.
     """
-    from dotenv import load_dotenv
-
     path = (directory or Path.cwd()) / DOTENV
     if not path.exists():
         return
+    from dotenv import load_dotenv
+
     if not path.is_file():  # a folder is ignored by python-dotenv, a named pipe blocks it
         raise click.ClickException(f"{path}: cannot read the .env file: not a regular file")
     try:
@@ -52,3 +57,6 @@ def prepare_environment() -> None:
     """What every `agent` command needs before it parses its options."""
     load_dotenv_file()
     show_model_notices()
+    moved = legacy_home_notice()
+    if moved is not None:
+        click.echo(f"note: {moved}", err=True)

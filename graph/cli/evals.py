@@ -276,7 +276,8 @@ def eval_command(
     from evals.report_data import EvalRun, summary_of
     from evals.run_threads import compare_retrieval
     from evals.runner import eval_context, new_run_id, run_dataset
-    from graph.app.persistence import agent_home, open_checkpointer
+    from graph.app.home import agent_home
+    from graph.app.persistence import open_checkpointer
     from graph.models import load_model
 
     with user_errors():

@@ -7,21 +7,10 @@ address, its checks and the session limits are ``graph.mcp_io.serving``'s.
 
 from __future__ import annotations
 
-import asyncio
-
 import click
 
 from graph.cli.support import K, user_errors
-from graph.mcp_io.serving import (
-    MAX_SESSIONS,
-    SESSION_IDLE_S,
-    bind,
-    bracketed,
-    is_loopback,
-    one_line_log,
-    serve_http,
-    url_of,
-)
+from graph.mcp_io.session_limits import MAX_SESSIONS, SESSION_IDLE_S
 from tools.search_settings import DEFAULT_K
 
 LOOPBACK = "127.0.0.1"
@@ -86,6 +75,7 @@ def serve(
     """Serve the search tools, calculator and field-service tools over MCP."""
     from graph.app.corpus_specs import served_corpora
     from graph.mcp_io.server import build_server
+    from graph.mcp_io.serving import bind, bracketed, is_loopback, one_line_log, serve_http, url_of
 
     with user_errors():
         if transport == "stdio" and host is not None:
@@ -104,6 +94,8 @@ def serve(
         server.run("stdio")
         return
     if not is_loopback(address):
+        import asyncio
+
         tools = len(asyncio.run(server.list_tools()))
         click.echo(EXPOSED.format(n=tools, host=bracketed(address), port=port), err=True)
     click.echo(f"MCP server (streamable HTTP) at {url_of(address, port)}", err=True)

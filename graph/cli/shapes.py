@@ -55,7 +55,7 @@ def shapes(
     from evals.shapes.saved import read_store
     from evals.shapes.server import ServerError, read_server
     from graph.app.persistence import open_checkpointer
-    from graph.cli.thread_lines import is_eval_thread
+    from graph.app.thread_heads import is_eval_thread
 
     if db and server:
         raise click.UsageError("give --db or --server, not both")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -46,9 +47,11 @@ def echo_json(value: Any) -> None:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the errors a user can cause into one-line `click.ClickException`s."""
-    import psycopg
+    """Turn the errors a user can cause into one-line `click.ClickException`s.
 
+    PostgreSQL's errors are caught only when psycopg was loaded (a PostgreSQL store was
+    opened): a SQLite command does not pay for importing it.
+    """
     from corpora import CorpusError
     from graph.app.agent_threads import UnknownThread
     from graph.app.persistence import describe_store_error
@@ -60,8 +63,11 @@ def user_errors() -> Iterator[None]:
     except (CorpusError, ModelSpecError, CheckpointerError, UnknownThread, ValueError) as error:
         message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
         raise click.ClickException(" ".join(message.split())) from None
-    except (sqlite3.Error, psycopg.Error) as error:
-        raise click.ClickException(describe_store_error(error)) from None
+    except Exception as error:
+        psycopg = sys.modules.get("psycopg")
+        if isinstance(error, sqlite3.Error) or (psycopg and isinstance(error, psycopg.Error)):
+            raise click.ClickException(describe_store_error(error)) from None
+        raise
 
 
 @contextmanager

@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from graph.app.session import RESULT_KEYS
 from graph.cli.support import (
     STEPS,
     db_option,
@@ -26,11 +25,11 @@ from graph.cli.support import (
 @click.option("--all", "show_all", is_flag=True, help="Include the threads `agent eval` made.")
 @db_option
 def threads(limit: int, show_all: bool, db: str | None) -> None:
-    """List stored threads, newest first, one line each (question -> answer)."""
-    from graph.cli.thread_lines import is_eval_thread, terminal_width, thread_line
+    """List stored threads, newest first, one line each (date, model, question -> answer)."""
+    from graph.cli.thread_lines import terminal_width, thread_line
 
     with session(db, read_only=True) as agent:
-        rows = agent.threads(limit, skip=None if show_all else is_eval_thread)
+        rows = agent.threads(limit, include_eval=show_all)
         only_eval = not rows and not show_all and bool(agent.threads(1))
     if only_eval:
         click.echo("no threads but those `agent eval` made: add --all to list them")
@@ -155,6 +154,8 @@ def resume(
             thread_id, context=chosen.context, on_lines=None if as_json or quiet else echo_lines
         )
         if as_json:
+            from graph.app.session import RESULT_KEYS
+
             keys = (*RESULT_KEYS, "thread_id")
             echo_json({key: result.get(key) for key in keys})
         elif quiet:

@@ -19,7 +19,8 @@ from mcp.types import CallToolResult, ContentBlock, TextContent
 from pydantic import BaseModel, Field
 
 from corpora import Corpus
-from graph.mcp_io.serving import MAX_SESSIONS, SESSION_IDLE_S, security_for
+from graph.mcp_io.serving import security_for
+from graph.mcp_io.session_limits import MAX_SESSIONS, SESSION_IDLE_S
 from tools.search_protocol import search_tool_name
 
 SERVER_NAME = "agentic-rag"

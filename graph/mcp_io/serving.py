@@ -27,10 +27,6 @@ from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, Transpo
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-SESSION_IDLE_S = 600.0
-"""Seconds without a request after which an HTTP session is closed."""
-MAX_SESSIONS = 100
-"""Most HTTP sessions open at once."""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 LOG = logging.getLogger("agent.mcp.serve")
 MAPPED = "--host {host} is an IPv4-mapped IPv6 address; use --host {ipv4} instead"
@@ -202,9 +198,7 @@ def serve_http(server: FastMCP, listener: socket.socket) -> None:
 
 
 __all__ = [
-    "MAX_SESSIONS",
     "ClientMistakes",
-    "SESSION_IDLE_S",
     "OneLine",
     "bind",
     "bracketed",

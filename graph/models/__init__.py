@@ -1,13 +1,15 @@
-"""Chat models by name: the offline policy, a scripted model, or any LangChain provider's model."""
+"""Chat models by name: the offline policy, a scripted model, or any LangChain provider's model.
+
+Importing this package loads no LangChain (the CLI's options import it); a model is built,
+and LangChain imported, when one is loaded.
+"""
 
 from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
-
-from graph.models.offline.model import PolicyModel
 from graph.models.providers import (
     PROVIDER_ENV_KEYS,
     SPEC_HELP,
@@ -16,7 +18,9 @@ from graph.models.providers import (
     default_model_spec,
     provider_model,
 )
-from graph.models.scripted import ScriptedModel, load_script
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 _cache: dict[tuple[str, ...], BaseChatModel] = {}
 _lock = threading.Lock()
@@ -44,6 +48,8 @@ def as_chat_model(model: object) -> BaseChatModel | None:
 
     Anything else is a TypeError, and a model that cannot call tools a ModelSpecError, at once.
     """
+    from langchain_core.language_models import BaseChatModel
+
     if model is None:
         return None
     if isinstance(model, str):
@@ -58,7 +64,10 @@ def as_chat_model(model: object) -> BaseChatModel | None:
 
 
 def _create(spec: str) -> BaseChatModel:
-    """Build the model for a spec (uncached)."""
+    """Build the model for a spec (uncached): LangChain is imported only now."""
+    from graph.models.offline.model import PolicyModel
+    from graph.models.scripted import load_script
+
     if spec == "policy":
         return PolicyModel()
     provider, _, name = spec.partition(":")
@@ -73,7 +82,6 @@ def _create(spec: str) -> BaseChatModel:
 
 __all__ = [
     "ModelSpecError",
-    "ScriptedModel",
     "as_chat_model",
     "default_model_spec",
     "load_model",

@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 import httpx
 
 from graph.common.cancel import wait_event
+from graph.models.notices import LOGGER
 
 NOTICE_AFTER_S = 5.0
 """Seconds without a reply before the wait is announced."""
-LOGGER = "agent.model"
 WAITING = "waiting for {label}: no reply after {after:g} s (giving up after {timeout:g} s)"
 TIMED_OUT = "no complete reply from {label} within {timeout:g} s (AGENT_MODEL_TIMEOUT)"
 

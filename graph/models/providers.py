@@ -10,9 +10,10 @@ from __future__ import annotations
 import importlib.util
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 from graph.common.env import env_float
 
@@ -122,6 +123,8 @@ def provider_model(spec: str) -> BaseChatModel:
 
 def check_tool_calling(model: BaseChatModel) -> None:
     """Refuse a chat model that cannot bind tools (its `bind_tools` is LangChain's stub)."""
+    from langchain_core.language_models import BaseChatModel
+
     if type(model).bind_tools is BaseChatModel.bind_tools:
         raise ModelSpecError(
             f"the chat model {type(model).__name__} cannot call tools (it has no bind_tools); "

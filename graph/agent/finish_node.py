@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
 
+from graph.agent.context import Context
 from graph.agent.grounding import grounding
 from graph.agent.messages import (
     CITATION_RE,
@@ -26,12 +28,32 @@ FINISHED = "Finished."
 
 
 class FinishNode:
-    """The `finish` node over the agent's tools (their corpora ground the answer)."""
+    """The `finish` node over the agent's tools (their corpora ground the answer).
 
-    def __init__(self, tools: Sequence[BaseTool]) -> None:
+    `run_tools` narrows them to the ones a run may call (`ReasonNode.run_tools`: a context's
+    `corpora`), so a run's support is measured over the corpora it searched, the same on a
+    server holding more corpora as in process.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[BaseTool],
+        run_tools: Callable[[Context], Sequence[BaseTool]] | None = None,
+    ) -> None:
         self.tools = list(tools)
+        self.run_tools = run_tools
 
-    def __call__(self, state: AgentState) -> dict[str, Any]:
+    def grounding_tools(self, runtime: Runtime[Context] | None) -> Sequence[BaseTool]:
+        """The tools whose corpora ground this run's answer (all, or the run's narrowed set)."""
+        context = getattr(runtime, "context", None)
+        if self.run_tools is None or not isinstance(context, Context):
+            return self.tools
+        try:
+            return self.run_tools(context)
+        except ValueError:  # an unknown corpus: the reason node already ended the run on it
+            return self.tools
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Build the run's result, close any tool call left open, and say the answer in chat.
 
         The turn ends on an AI message with the answer and its citations (a model that answered
@@ -68,7 +90,8 @@ class FinishNode:
         else:
             result["stopped"] = "budget"
             closing = [*close_calls(last, "the step budget is exhausted")]
-        result.update(grounding(result, turn, str(state.get("question") or ""), self.tools))
+        question = str(state.get("question") or "")
+        result.update(grounding(result, turn, question, self.grounding_tools(runtime)))
         if result["stopped"] == "answer" and result["confident"] and not closing:
             return {**result, "messages": []}  # the model's own message is what a chat shows
         said = answer_message(

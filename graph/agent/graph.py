@@ -59,7 +59,7 @@ def build_agent(
     )
     builder.add_node("reason", reason)
     builder.add_node("act", build_act_node(reason.tools))
-    builder.add_node("finish", FinishNode(reason.tools))
+    builder.add_node("finish", FinishNode(reason.tools, reason.run_tools))
     builder.add_edge(START, "reason")
     builder.add_conditional_edges("reason", route_after_reason)
     builder.add_edge("act", "reason")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import logging
 import signal
 import threading
 import time
@@ -44,6 +45,10 @@ def on_ctrl_c() -> Iterator[None]:
 
     def interrupt(signum: int, frame: FrameType | None) -> Any:
         _CTRL_C.set()
+        # A worker thread that ends with Cancelled after the run's executor shut down makes
+        # concurrent.futures log "exception calling callback" with a traceback: the run is
+        # over by then, so that is noise on the terminal, never news.
+        logging.getLogger("concurrent.futures").disabled = True
         if callable(previous):
             return previous(signum, frame)
         raise KeyboardInterrupt

@@ -151,3 +151,16 @@ def test_quiet_ask_exits_1_on_a_decline(
     result = json.loads(out)
     assert result["stopped"] == "no_answer" and result["answer"] is None
     assert {"short_answer", "support", "confident"} <= set(result)
+
+
+def test_a_computed_answer_is_not_ungrounded_where_a_passage_shares_its_words() -> None:
+    question = "How many idle minutes end ten sessions: what is 10 * 10?"
+    assert corpora_hold(question, [make_search_tool(DOCS)])
+    turns = [
+        {"thought": "math", "tool": "calculator", "args": {"expression": "10 * 10"}},
+        answer("10 * 10 = 100.", []),
+    ]
+    state = run(turns, question)
+    assert state["ungrounded"] is False and state["confident"] is True
+    uncomputed = run([answer("10 * 10 = 100.", [])], question)
+    assert uncomputed["ungrounded"] is True

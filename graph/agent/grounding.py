@@ -103,9 +103,10 @@ def grounding(
     texts = cited_texts(turn, citations)
     value = support(question, texts, tool_weight(tools)) if answer else 0.0
     uncited = bool(answer) and not citations
+    calculated = uncited and computed(turn)  # rests on the calculator, not on a passage
     return {
         "grounded": groundedness(answer, texts),
-        "ungrounded": uncited and corpora_hold(question, tools),
+        "ungrounded": uncited and not calculated and corpora_hold(question, tools),
         "support": round(value, 4),
-        "confident": bool(answer) and (is_confident(value) or (uncited and computed(turn))),
+        "confident": bool(answer) and (is_confident(value) or calculated),
     }

@@ -256,7 +256,14 @@ def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
             **{
                 f"{who}_{key}": result.get(key)
                 for who, result in (("policy", p), ("baseline", b))
-                for key in ("answer", "short_answer", "citations", "confident", "stopped")
+                for key in (
+                    "answer",
+                    "short_answer",
+                    "citations",
+                    "confident",
+                    "support",
+                    "stopped",
+                )
             },
             "policy_right_cited": is_right(q, p) and cites_support(q, p),
             "baseline_right_cited": is_right(q, b) and cites_support(q, b),

@@ -24,7 +24,7 @@ from graph.models.support import (
     is_confident,
     missing_words,
     rival_coverage,
-    source_sentence,
+    source_sentences,
     weights,
 )
 from tools.finish import finish
@@ -37,6 +37,7 @@ FACTS = {
     "p2": "The Harbor team is led by Ines Carvalho and works from the Porto office.",
     "k1": "The Quillon kettle boils a litre in three minutes.",
     "k2": "The Quillon kettle has a steel body and a blue lid.",
+    "v1": "The Vega scheduler assigns delivery jobs to robots. It is owned by the Kestrel team.",
 }
 FILLER = [
     f"Shelf {n} in aisle {n % 7} holds {word} boxes stacked by colour."
@@ -74,12 +75,15 @@ def answer(text: str, cited: list[str]) -> dict[str, Any]:
     return {"thought": "done", "tool": "finish", "args": {"answer": text, "citations": cited}}
 
 
-def test_the_source_sentence_is_the_cited_one_holding_most_of_the_answer() -> None:
+def test_the_source_is_the_cited_sentence_holding_most_of_the_answer_and_the_one_before() -> None:
     cited = [FACTS["r1"] + " Store credit never expires."]
-    assert source_sentence("30 days", cited) == FACTS["r1"]
-    assert source_sentence("Store credit never runs out.", cited) == "Store credit never expires."
-    assert source_sentence("Gift cards last forever.", cited) is None  # no cited sentence says it
-    assert source_sentence("Yes.", cited) is None  # no content word to look for
+    assert source_sentences("30 days", cited) == [FACTS["r1"]]
+    assert source_sentences("Store credit never runs out.", cited) == [
+        FACTS["r1"],  # where a pronoun of the source would point
+        "Store credit never expires.",
+    ]
+    assert source_sentences("Gift cards last forever.", cited) == []  # no cited sentence says it
+    assert source_sentences("Yes.", cited) == []  # no content word to look for
 
 
 def test_answer_coverage_counts_the_source_sentence_and_a_chain_it_names() -> None:
@@ -87,11 +91,11 @@ def test_answer_coverage_counts_the_source_sentence_and_a_chain_it_names() -> No
     table = flat(question)
     cited = [FACTS["p1"], FACTS["p2"]]
     said = "Ines Carvalho leads the Harbor team."
-    source = source_sentence(said, cited)
-    assert source == FACTS["p2"]
+    source = source_sentences(said, cited)
+    assert source == [FACTS["p2"]]
     # the answer's words hold leads and team; p1 names "Harbor" (new to the question): the chain
     assert answer_coverage(table, said, cited, source) == pytest.approx(1.0)
-    unlinked = answer_coverage(table, "Ines Carvalho leads it.", [FACTS["p1"]], None)
+    unlinked = answer_coverage(table, "Ines Carvalho leads it.", [FACTS["p1"]], [])
     assert unlinked == pytest.approx(1 / 5)  # p1 names nothing of this answer: only "leads"
 
 
@@ -100,9 +104,9 @@ def test_rival_coverage_is_the_best_retrieved_sentence_the_answer_does_not_use()
     table = flat(question)
     retrieved = [FACTS["k1"], FACTS["k2"]]
     # long, quillon, kettle, take, boil, litre: k1 holds four, k2 two
-    assert rival_coverage(table, FACTS["k1"], FACTS["k1"], retrieved) == pytest.approx(2 / 6)
-    assert rival_coverage(table, FACTS["k2"], FACTS["k2"], retrieved) == pytest.approx(4 / 6)
-    assert rival_coverage(table, "anything", None, []) == 0.0
+    assert rival_coverage(table, FACTS["k1"], [FACTS["k1"]], retrieved) == pytest.approx(2 / 6)
+    assert rival_coverage(table, FACTS["k2"], [FACTS["k2"]], retrieved) == pytest.approx(4 / 6)
+    assert rival_coverage(table, "anything", [], []) == 0.0
 
 
 def test_is_confident_needs_the_bar_and_no_rival_clearly_ahead() -> None:
@@ -161,3 +165,10 @@ def test_a_real_models_answer_whose_own_words_miss_the_question_is_not_confident
 def test_a_real_models_short_answer_drawn_from_its_citation_is_confident() -> None:
     state = run("What's the refund window?", [search("refund window"), answer("30 days", ["r1"])])
     assert state["confident"] is True
+
+
+def test_a_short_answer_from_a_sentence_naming_its_subject_by_a_pronoun_is_confident() -> None:
+    """ "It is owned by the Kestrel team.": the sentence before it names the Vega scheduler."""
+    turns = [search("Vega scheduler owner"), answer("The Kestrel team", ["v1"])]
+    state = run("Who owns the Vega scheduler?", turns)
+    assert state["support"] == pytest.approx(1.0) and state["confident"] is True

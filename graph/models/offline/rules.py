@@ -250,6 +250,7 @@ def declines(turn: Turn, cited: list[str]) -> str | None:
     if value >= DECLINE_SUPPORT or size > SHORT_QUESTION_WORDS:
         return None
     lacking = ", ".join(repr(w) for w in missing_words(turn.question, cited, turn.weight))
+    lacking = lacking or "a word of it (it has none to look for)"
     return (
         f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f} for {size} question words "
         f"(<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); no cited passage holds {lacking}"

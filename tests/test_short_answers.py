@@ -96,7 +96,7 @@ def test_the_sentence_of_the_option_asked_about_is_chosen() -> None:
 def test_a_question_the_passages_do_not_cover_is_declined() -> None:
     state, messages = run("Who designed the Harbour shop windows?")
     assert state["stopped"] == "no_answer" and state["answer"] is None
-    assert "support" in str(messages[-2].content) and "SUPPORT_BAR" in str(messages[-2].content)
+    assert "support" in str(messages[-2].content) and "DECLINE_SUPPORT" in str(messages[-2].content)
 
 
 def test_yes_needs_the_question_covered_and_no_negation() -> None:

@@ -23,7 +23,6 @@ from graph.models.offline.tuning import (
     HOW_MANY_RE,
     KIND_PATTERNS,
     LETTER_WORD_RE,
-    NEGATIONS,
     NUMBER_RE,
     NUMBER_WORDS,
     OTHER_UNITS,
@@ -34,8 +33,8 @@ from graph.models.offline.tuning import (
     TIME_UNITS,
     UNIT_RE,
     YEAR_RE,
-    YES_COVERAGE,
 )
+from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
 
@@ -75,12 +74,12 @@ def short_answer(
 
     `known` holds the words the question and the chain's bridge already name; `capitalised`
     the words the retrieved text writes capitalised mid-sentence; `covered` the share of the
-    question's weight the answer sentences hold (a yes or no needs `YES_COVERAGE`).
+    question's weight the answer sentences hold. A yes or no is read by `yes_no.yes_or_no`.
     """
     if kind is None or not answer:
         return None
     if kind == "yesno":
-        return yes_or_no(" ".join(answer), covered)
+        return yes_or_no(question, answer)
     if kind == "choice":
         options = choice_options(question) or ("", "")
         named = [o for o in options if o and o.lower() in " ".join(answer).lower()]
@@ -91,15 +90,6 @@ def short_answer(
         if found:
             return found[0] if len(found) == 1 else None
     return None
-
-
-def yes_or_no(text: str, covered: float) -> str | None:
-    """Yes when the sentences state what was asked, no when they state it negated."""
-    if covered < YES_COVERAGE:
-        return None
-    tokens = set(text.lower().replace("n't", " n't").split()) | set(words(text))
-    negated = bool(tokens & NEGATIONS) or "n't" in tokens
-    return "no" if negated else "yes"
 
 
 def candidates(

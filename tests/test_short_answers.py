@@ -12,7 +12,8 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
-from graph.models.offline.short_answers import choice_options, quantities
+from graph.models.offline.short_answers import choice_options
+from graph.models.offline.short_numbers import quantities
 from tools.finish import finish
 from tools.search import make_search_tool
 

@@ -15,16 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models.offline.reading import words
+from graph.models.offline.statements import clauses, statements
 from graph.models.offline.tuning import (
-    CLAUSE_BREAK_RE,
     COMPARISON_WORDS,
-    CONDITION_WORDS,
-    CONTRACTION_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
     PRONOUN_LEADS,
     RESTRICTION_WORDS,
-    STATEMENT_BREAK_RE,
     YES_MISSING_SHARE,
 )
 from graph.models.support import question_terms
@@ -52,7 +49,7 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
 
 def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
     """The sentence holding the most question words, if it misses few enough of them."""
-    pieces = [p for text in answer for p in STATEMENT_BREAK_RE.split(text) if p.strip()]
+    pieces = statements(answer)
     best, best_missing = None, len(terms) + 1
     for i, piece in enumerate(pieces):
         held = {stem(w) for w in words(piece)}
@@ -64,16 +61,6 @@ def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
     if best is None or not terms or best_missing > YES_MISSING_SHARE * len(terms):
         return None
     return best
-
-
-def clauses(text: str) -> list[list[str]]:
-    """The words of each clause of `text` outside its condition clauses ("if ...", "unless")."""
-    found = []
-    for part in CLAUSE_BREAK_RE.split(CONTRACTION_RE.sub(r"\1 not", text.lower())):
-        tokens = words(part)
-        cut = next((i for i, w in enumerate(tokens) if w in CONDITION_WORDS), len(tokens))
-        found.append(tokens[:cut])
-    return found
 
 
 def main_clauses(text: str, terms: set[str]) -> list[list[str]]:

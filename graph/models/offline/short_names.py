@@ -8,7 +8,8 @@ Voltline"). A place is followed by a place noun or follows "in", "at", "from" or
 
 "What <noun>" and "which <noun>" questions name the kind themselves: a candidate written
 against that noun ("People magazine", "the poet Adam Mickiewicz", "the package environ-config",
-"the Kroc Institute") is typed by it, and when any candidate is typed only typed ones count.
+"the Kroc Institute") is typed by it, and when any candidate is typed only typed ones count; a
+titled work ("which song") is typed by the quotes around its title.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from graph.models.offline.reading import Name, names, words
+from graph.models.offline.short_doers import doers
 from graph.models.offline.tuning import (
     CODE_WORD_RE,
     COMPOUND_RE,
@@ -30,7 +32,9 @@ from graph.models.offline.tuning import (
     PLACE_NOUNS,
     POSSESSIVE_RE,
     QUOTED_RE,
+    TITLE_RE,
     WORD_RE_CASED,
+    WORK_HEAD_RE,
 )
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
@@ -53,10 +57,14 @@ def named(
 ) -> list[str]:
     """The names of `sentence` of the asked-for kind that are new to the question.
 
-    When some are typed (written against the question's noun: "the poet Adam Mickiewicz"; a
+    The doer of the question's verb comes first (`short_doers`). When some are typed
+    (written against the question's noun: "the poet Adam Mickiewicz"; a
     person right after a lowercase question word: "the Phagmodru ruler Tai Situ") only those
     count.
     """
+    named_doers = doers(sentence, question, asked, kind == "person")
+    if kind in ("person", "name") and named_doers:
+        return named_doers
     heads = head_nouns(question) if kind in ("name", "place") else set()
     found, typed = [], []
     for name in names(sentence, capitalised):
@@ -74,6 +82,8 @@ def named(
             typed.append(text)
     if heads and kind == "name":
         typed += [w for w in _code_words(sentence, heads, asked) if w not in typed]
+        if asks_for_work(question):
+            typed += [t for t in _titles(sentence, asked) if t not in typed]
     return typed or found
 
 
@@ -101,6 +111,17 @@ def _of_kind(kind: str, name: Name, text: str, sentence: str, against: bool) -> 
     if place or group or possessor:
         return False
     return len(tokens) > 1 or before in PERSON_LEADS  # one word is a person only as the doer
+
+
+def asks_for_work(question: str) -> bool:
+    """Whether the question asks for a titled work ("which song from", not "which film actor")."""
+    match = WORK_HEAD_RE.search(question)
+    return match is not None and (match.group("next") or "").lower() in FUNCTION_WORDS
+
+
+def _titles(sentence: str, asked: set[str]) -> list[str]:
+    """The titles `sentence` quotes that the question does not name."""
+    return [t for t in TITLE_RE.findall(sentence) if not all(stem(w) in asked for w in words(t))]
 
 
 def _whole_token(name: Name, sentence: str) -> bool:

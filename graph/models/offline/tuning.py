@@ -381,6 +381,43 @@ COMPOUND_RE = re.compile(r"[a-z]+(?:-[a-z]+)+")
 """Lowercase words joined by hyphens ("six-part", "best-dressed"): English compounds before a
 noun, code names only after it ("the package environ-config")."""
 
+DOER_QUESTION_RE = re.compile(
+    r"^\s*(?i:who|(?:what|which)\s+[\w-]+)\s+(?:(?i:has|have|had)\s+)?"
+    r"(?:(?i:is|was|are|were)\s+(?P<ing>[a-z]+ing)|(?P<verb>[a-z]+))\b"
+)
+"""A question asking for the doer of its verb ("Who declared ...", "What company is
+developing ..."): the verb is written lowercase (a name after "who is" is no verb), and "was
+shut" asks who was acted on, not who acted."""
+
+DOER_WORDS = 5
+"""Most words of a doer phrase, and how far into a sentence its subject may run."""
+
+DOER_BOUNDARIES = frozenset(
+    "in on at for with from to during since after before which who that as while when where "
+    "because".split()
+)
+"""Words that end a doer phrase ("developed by Tantalus Media for the Wii U")."""
+
+ARTICLES = frozenset("the a an".split())
+"""Articles: they open a doer phrase but name nothing ("The film")."""
+
+RELATIVE_WORDS = frozenset("who which that".split())
+"""Words joining a doer to its verb after it ("the British who colonized")."""
+
+TOKEN_EDGE = ".,;:!?\"'()[]“”‘’"
+"""Punctuation stripped from a token's edges; a token ending in it closes a phrase."""
+
+WORK_HEAD_RE = re.compile(
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:songs?|single|album|film|movie|book|novel|poem|"
+    r"play|show|series|episode|title|game|opera|musical|painting)\b\s*(?P<next>[a-z]*)",
+    re.I,
+)
+"""A question asking for a titled work ("which other song from ..."): answered by the title
+the sentence quotes; the noun must end the phrase (its next word a function word)."""
+
+TITLE_RE = re.compile(r"[\"“]([A-Z][^\"“”]{0,80}?)[,.]?[\"”]")
+"""A quoted title ("Summertime", “Crazy in Love”)."""
+
 QUOTED_RE = re.compile(r"[\"“‘']([\w.-]+)[\"”’']")
 """A word in quotes ("scoped"): documentation quotes the literal names it then uses as words."""
 

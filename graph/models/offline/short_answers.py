@@ -16,20 +16,15 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from graph.models.offline.reading import words
+from graph.models.offline.short_dates import dates, frequencies
 from graph.models.offline.short_names import named
 from graph.models.offline.short_numbers import quantities
 from graph.models.offline.statements import statements
 from graph.models.offline.tuning import (
     AUXILIARIES,
     CHOICE_RE,
-    DATE_RE,
-    FREQUENCY_RE,
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
-    MONTH_RE,
-    TIME_RE,
-    UNREAD_PERIODS,
-    YEAR_RE,
 )
 from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import question_terms
@@ -110,35 +105,7 @@ def candidates(
     if kind in ("person", "place", "name"):
         return named(kind, sentence, asked, capitalised, question)
     if kind == "frequency":
-        return [
-            m.group(0) for m in FREQUENCY_RE.finditer(sentence) if not _known(m.group(0), asked)
-        ]
+        return frequencies(sentence, asked)
     if kind == "date":
         return dates(sentence, asked, question)
     return quantities(kind, sentence, asked, question)
-
-
-def dates(sentence: str, asked: set[str], question: str) -> list[str]:
-    """The times and dates of `sentence`; of a full date, the year or the month when asked."""
-    spans = [m.group(0) for m in TIME_RE.finditer(sentence)]
-    spans += [m.group(0) for m in DATE_RE.finditer(sentence) if not _inside(m.group(0), spans)]
-    spans = [s.strip() for s in spans if not _known(s, asked)]
-    asked_for = set(words(question))
-    if asked_for & UNREAD_PERIODS:
-        return []  # "what century": a date is no answer, and the century is not read
-    if "year" in asked_for:  # "what year": the year of a full date
-        return [w for s in spans for w in s.split() if YEAR_RE.match(w.strip(","))]
-    if "month" in asked_for:
-        return [m.group(0) for s in spans for m in MONTH_RE.finditer(s)]
-    return spans
-
-
-def _known(span: str, asked: set[str]) -> bool:
-    """Whether every word of `span` is one the question already holds."""
-    tokens = words(span)
-    return bool(tokens) and all(stem(t) in asked for t in tokens)
-
-
-def _inside(span: str, spans: Sequence[str]) -> bool:
-    """Whether `span` is part of one of `spans` (a time already taken)."""
-    return any(span in other for other in spans)

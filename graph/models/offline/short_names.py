@@ -9,7 +9,9 @@ Voltline"). A place is followed by a place noun or follows "in", "at", "from" or
 "What <noun>" and "which <noun>" questions name the kind themselves: a candidate written
 against that noun ("People magazine", "the poet Adam Mickiewicz", "the package environ-config",
 "the Kroc Institute") is typed by it, and when any candidate is typed only typed ones count; a
-titled work ("which song") is typed by the quotes around its title.
+titled work ("which song") is typed by the quotes around its title. A thing of code ("which
+function", "which class") is a typed name or a name written as code ("StrictUndefined"),
+never any other capitalised word ("ANSI").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Collection
 from graph.models.offline.reading import Name, names, words
 from graph.models.offline.short_doers import doers
 from graph.models.offline.tuning import (
+    CODE_HEADS,
     CODE_WORD_RE,
     COMPOUND_RE,
     DATE_RE,
@@ -78,12 +81,16 @@ def named(
         if not _of_kind(kind, name, text, sentence, against):
             continue
         found.append(text)
-        if against or kind == "person" and _introduced(name, sentence, asked):
+        if against or kind in ("person", "place") and _introduced(name, sentence, asked):
             typed.append(text)
     if heads and kind == "name":
         typed += [w for w in _code_words(sentence, heads, asked) if w not in typed]
         if asks_for_work(question):
             typed += [t for t in _titles(sentence, asked) if t not in typed]
+    if heads & CODE_HEADS:  # a function, a class: a name written against the noun, or as code
+        return typed or [f for f in found if CODE_WORD_RE.fullmatch(f)]
+    if kind == "place":
+        return typed  # a place the sentence does not tie to the question is a guess
     return typed or found
 
 

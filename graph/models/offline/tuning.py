@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from tools.expand import stem
+
 # --- directives: retrieved sentences that address the reader or give orders ------------------
 
 ADDRESSEE_NOUNS = frozenset(
@@ -348,6 +350,9 @@ PERCENT_UNITS = frozenset("percent per cent percentage".split())
 UNREAD_PERIODS = frozenset("century centuries decade decades era".split())
 """Periods a "what century" question asks for that no date candidate gives: no short answer."""
 
+DATE_MODIFIERS = frozenset("late early mid".split())
+"""Words kept before a date ("late 2005"): reading-comprehension answers keep them."""
+
 MONTH_RE = re.compile(rf"\b(?:{MONTHS})\b")
 """A month name: what "what month" asks for, out of a full date."""
 
@@ -417,6 +422,15 @@ the sentence quotes; the noun must end the phrase (its next word a function word
 
 TITLE_RE = re.compile(r"[\"“]([A-Z][^\"“”]{0,80}?)[,.]?[\"”]")
 """A quoted title ("Summertime", “Crazy in Love”)."""
+
+CODE_HEADS = frozenset(
+    stem(w)
+    for w in "function class package module method exception error option argument parameter "
+    "attribute modifier helper command decorator variable filter tag extension setting flag "
+    "field type library loader encoding character keyword test hook callback".split()
+)
+"""Stems of the nouns of code things ("which function"): documentation names one next to the
+noun ("the secho() function"); any other capitalised word of the sentence ("ANSI") is not it."""
 
 QUOTED_RE = re.compile(r"[\"“‘']([\w.-]+)[\"”’']")
 """A word in quotes ("scoped"): documentation quotes the literal names it then uses as words."""

@@ -3,7 +3,8 @@
 A date keeps a one-word modifier before it ("late 2005"); "what year" wants the year of a full
 date, "what month" its month, and "what century" gets none (no date gives a century). When
 some dates stand right after a question word ("reached Montana from the west in 1881 and from
-the east in 1882"), only those count.
+the east in 1882"), only those count, unless one is part of a time written in two parts
+("every Saturday at 14:00").
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ def dates(sentence: str, asked: set[str], question: str) -> list[str]:
         found = [(at, w) for at, s in found for w in s.split() if YEAR_RE.match(w.strip(","))]
     elif "month" in asked_for:
         found = [(at, m.group(0)) for at, s in found for m in MONTH_RE.finditer(s)]
-    typed = [s for at, s in found if _after_question_word(sentence[:at], asked)]
-    return typed or [s for _, s in found]
+    typed = [(at, s) for at, s in found if _after_question_word(sentence[:at], asked)]
+    if any(_joined(sentence, t, f) for t in typed for f in found if f != t):
+        typed = []  # "every Saturday at 14:00": one time in two parts, no part alone
+    return [s for _, s in typed or found]
 
 
 def frequencies(sentence: str, asked: set[str]) -> list[str]:
@@ -57,6 +60,12 @@ def _after_question_word(before: str, asked: set[str]) -> bool:
     """Whether a question word is among the content words just before a date."""
     near = [w for w in words(before)[-NUMBER_CONTEXT:] if w not in FUNCTION_WORDS]
     return any(stem(w) in asked for w in near)
+
+
+def _joined(sentence: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
+    """Whether two times of `sentence` are written as one ("Saturday at 14:00")."""
+    (first, text), (second, _) = sorted((a, b))
+    return len(words(sentence[first + len(text) : second])) <= 1
 
 
 def _known(span: str, asked: set[str]) -> bool:

@@ -54,7 +54,9 @@ def doers(sentence: str, question: str, asked: set[str], person: bool) -> list[s
         elif tokens[i - 1].lower() in RELATIVE_WORDS:
             found.append(_phrase_before(tokens[: i - 1]))
         elif person and i <= DOER_WORDS and not any(_ends(t) for t in tokens[:i]):
-            found.append(" ".join(tokens[:i]))
+            subject = " ".join(tokens[:i])
+            if _doer(subject, asked, False):  # an opening phrase is a name ("Please ask X" is not)
+                found.append(subject)
     return [d for d in dict.fromkeys(found) if _doer(d, asked, person)]
 
 

@@ -73,8 +73,9 @@ def named(
     for name in names(sentence, capitalised):
         text = POSSESSIVE_RE.sub("", name.text)
         tokens = words(text)
-        if not tokens or sum(stem(t) in asked for t in tokens) * 2 >= len(tokens):
-            continue
+        new = [t for t in tokens if stem(t) not in asked or stem(t) in heads]
+        if len(new) * 2 <= len(tokens):
+            continue  # the question names it already (its noun aside: "Dunmore Airport")
         if not _whole_token(name, sentence):
             continue  # "Pod" of "iPod", "US" of "US$75"
         against = bool(heads) and _against(name, sentence, heads)

@@ -17,6 +17,7 @@ from graph.models.offline.tuning import (
     DATE_RE,
     HOW_MANY_RE,
     LETTER_WORD_RE,
+    MEASURE_RE,
     MULTIPLIER_WORDS,
     NOT_UNITS,
     NUMBER_CONTEXT,
@@ -94,12 +95,14 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
     """The numbers of `sentence` of the quantity asked for, as the answer gives them.
 
     A unit the question already names is left out ("how many days": 30, not "30 days"); when
-    some numbers stand next to a question word ("more than 700 towers", "a depth of 19 km")
-    only those count.
+    some numbers stand next to a question word ("more than 700 towers"), or to the measure
+    the question names ("a depth of 19 km"), only those count.
     """
     if kind == "age":
         return ages(sentence, asked)
     unit_asked = _unit_asked(question)
+    measure = MEASURE_RE.search(question)
+    keys = {stem(measure.group(2).lower())} if measure and measure.group(2) else asked
     found, typed = [], []
     for number in numbers(sentence):
         unit_word = number.unit.split()[-1].lower() if number.unit else ""
@@ -107,8 +110,9 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
             continue
         if unit_asked and stem(unit_word) != stem(unit_asked):
             continue
-        found.append(number.text if stem(unit_word) in asked else _with_unit(number))
-        if any(stem(w) in asked for w in number.near if w not in FUNCTION_WORDS):
+        bare = stem(unit_word) in asked and kind != "percent"  # "6.3 percent" keeps its unit
+        found.append(number.text if bare else _with_unit(number))
+        if any(stem(w) in keys for w in number.near if w not in FUNCTION_WORDS):
             typed.append(found[-1])
     return typed or found
 
@@ -125,7 +129,7 @@ def _of_quantity(kind: str, number: Number, unit_word: str, question: str) -> bo
         return False  # "one of the ...": a spelled number counts only with its noun
     other = unit_word in OTHER_UNITS or unit_word in TIME_UNITS or "°" in number.text
     other = other or "%" in number.text
-    return not other or "much" in words(question)
+    return not other or bool(MEASURE_RE.search(question))
 
 
 def ages(sentence: str, asked: set[str]) -> list[str]:

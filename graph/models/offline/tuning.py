@@ -338,6 +338,14 @@ NUMBER_MODIFIERS = frozenset("over nearly almost approximately about around roug
 """One-word modifiers kept with the number after them ("over 1,600"): reading-comprehension
 answers keep them more often than not (two-word ones, "more than", they drop)."""
 
+MEASURE_RE = re.compile(
+    r"\bhow (much|far|tall|high|deep|big|large|heavy|wide|fast)\b|\b(depth|height|length|width|"
+    r"area|capacity|distance|speed|weight|cost|price|magnitude|size|value|amount)\b",
+    re.I,
+)
+"""A question asking for a measure ("how high", "what depth"): its answer may be in metres,
+degrees or euros, which a count ("how many") never is."""
+
 NOT_UNITS = frozenset("others another more less fewer".split())
 """Words after a number that are no unit ("two others"): the number stays bare."""
 

@@ -127,8 +127,11 @@ def _of_quantity(kind: str, number: Number, unit_word: str, question: str) -> bo
         return "%" in number.text or unit_word in PERCENT_UNITS
     if number.spelled and not number.unit:
         return False  # "one of the ...": a spelled number counts only with its noun
-    other = unit_word in OTHER_UNITS or unit_word in TIME_UNITS or "°" in number.text
-    other = other or "%" in number.text
+    if unit_word and stem(unit_word) == stem(_unit_asked(question)):
+        return True  # "how many years": 3 years
+    if unit_word in TIME_UNITS:
+        return False  # a duration is no count and no measure ("the plan spanned 3 years")
+    other = unit_word in OTHER_UNITS or "°" in number.text or "%" in number.text
     return not other or bool(MEASURE_RE.search(question))
 
 

@@ -183,11 +183,11 @@ YEAR_RE = re.compile(r"^(?:1\d{3}|20\d{2})$")
 """A year, which is never a count or a duration's number."""
 
 NUMBER_RE = re.compile(
-    r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)*(?:\s*(?:to|–|-)\s*\d[\d,]*(?:\.\d+)?)?"
+    r"(?<![\w.])[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)*(?:\s*(?:to|–|-)\s*\d(?:[\d,]*\d)?(?:\.\d+)?)?"
     r"(?:\s*(?:%|°\s?[CF]?))?(?![\w.]*\d)"
 )
 """A number or a range as written ("3 to 5"), with a currency sign before or a percent or
-degree sign after."""
+degree sign after (never a comma after: "200, with")."""
 
 NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
@@ -213,9 +213,10 @@ KIND_PATTERNS = (
     (re.compile(r"\b(what|which) (\w+ )?(percent|percentage|share|proportion)\b", re.I), "percent"),
     (
         re.compile(
-            r"\bhow (many|much|far|tall|high|deep|big|large|heavy|wide|fast)\b|\b(what|which) "
-            r"((is|was|are|were) (the )?)?(\w+ )?(number|amount|size|port|population|height|"
-            r"depth|length|width|area|capacity|distance|speed|weight|cost|price|magnitude)\b"
+            r"\bhow (many|much|far|tall|high|deep|big|large|heavy|wide|fast)\b"
+            r"|\b(what|which) (number|size|port)\b|\b(what|which)('s|\s+is|\s+was|\s+are|\s+were)"
+            r"\s+the\s+(\w+\s+)?(number|amount|size|population|height|depth|length|width|area|"
+            r"capacity|distance|speed|weight|cost|price|magnitude)\b"
             r"|\b(what|which|in which|in what) (\w+ )?versions?\b",
             re.I,
         ),
@@ -259,7 +260,8 @@ KIND_PATTERNS = (
     ),  # fmt: skip
 )
 """The kind of answer a question asks for, first match wins; none matching asks for a sentence.
-A measure noun after "what" ("what was the focal depth") asks for a number, an age ("how
+A measure noun after "what is the" ("what was the focal depth") asks for a number ("what
+coastal area" does not), an age ("how
 old") never takes a year, a percentage only a percent; a place noun asks for a place only
 before a verb or the end ("what city did", not "which country music star")."""
 

@@ -70,6 +70,12 @@ def short(question: str, *answer: str) -> str | None:
             "About 6.3 percent of Vell staff work remotely.",
             "About 6.3 percent",
         ),
+        # an amount is its own unit
+        (
+            "How much will the Vell library cost?",
+            "The Vell library is a $215 million development.",
+            "$215 million",
+        ),
         # a duration is no count
         (
             "How many staff does the Orrin depot have?",
@@ -132,6 +138,12 @@ def test_dates_of_the_part_asked(question: str, sentence: str, expected: str | N
             "Which package uses Orrin under the hood?",
             "An example is the package tern-config that uses Orrin under the hood.",
             "tern-config",
+        ),
+        # the question's own noun alone names nothing
+        (
+            "Which internet radio station does Vell run?",
+            "Vell runs an Internet radio station, WVFI, for students.",
+            "WVFI",
         ),
         # a thing of code is never another capitalised word of the sentence
         (

@@ -73,9 +73,11 @@ def named(
     for name in names(sentence, capitalised):
         text = POSSESSIVE_RE.sub("", name.text)
         tokens = words(text)
-        new = [t for t in tokens if stem(t) not in asked or stem(t) in heads]
-        if len(new) * 2 <= len(tokens):
+        known = [t for t in tokens if stem(t) in asked and stem(t) not in heads]
+        if len(known) * 2 >= len(tokens) or all(stem(t) in asked for t in tokens):
             continue  # the question names it already (its noun aside: "Dunmore Airport")
+        if all(t in FUNCTION_WORDS for t in tokens):
+            continue  # "For" run into a heading is no name
         if not _whole_token(name, sentence):
             continue  # "Pod" of "iPod", "US" of "US$75"
         against = bool(heads) and _against(name, sentence, heads)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from graph.models.offline.reading import words
 from graph.models.offline.tuning import (
     AGE_RE,
+    CURRENCY_SIGNS,
     DATE_RE,
     HOW_MANY_RE,
     LETTER_WORD_RE,
@@ -86,8 +87,9 @@ def numbers(sentence: str) -> list[Number]:
             else number
         )
         joined = rest.startswith("-")
+        unit = "" if number[0] in CURRENCY_SIGNS else _unit(rest)  # "$215 million development"
         near = words(rest)[:2] + words(sentence[:start])[-NUMBER_CONTEXT:]
-        found.append(Number(text.strip(), _unit(rest), joined, spelled, near))
+        found.append(Number(text.strip(), unit, joined and bool(unit), spelled, near))
     return found
 
 

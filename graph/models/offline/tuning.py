@@ -134,7 +134,7 @@ PLACE_NOUNS = frozenset(
     "campus room floor park river lake island mountain mountains valley wing hotel hall "
     "church cathedral temple airport station stadium arena museum palace castle bridge "
     "square road avenue highway cemetery theatre theater harbour harbor bay coast sea ocean "
-    "gulf canal desert forest peninsula".split()
+    "gulf canal desert forest peninsula center centre".split()
 )
 """Nouns after a name that make it a place ("the Austin office"); ending a name, they make it
 no person ("Main Building", "Dolphin Hotel")."""
@@ -347,6 +347,10 @@ MEASURE_RE = re.compile(
 )
 """A question asking for a measure ("how high", "what depth"): its answer may be in metres,
 degrees or euros, which a count ("how many") never is."""
+
+CURRENCY_SIGNS = "$€£"
+"""Signs before an amount: the amount is its own unit ("$215 million", not "$215 million
+development")."""
 
 NOT_UNITS = frozenset("others another more less fewer".split())
 """Words after a number that are no unit ("two others"): the number stays bare."""

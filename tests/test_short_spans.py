@@ -139,6 +139,12 @@ def test_dates_of_the_part_asked(question: str, sentence: str, expected: str | N
             "An example is the package tern-config that uses Orrin under the hood.",
             "tern-config",
         ),
+        # "what <noun>" inside the question asks for a name too
+        (
+            "To what league did the Vell Rovers move after 1990?",
+            "After 1990 the Vell Rovers moved to the Harl League.",
+            "Harl League",
+        ),
         # the question's own noun alone names nothing
         (
             "Which internet radio station does Vell run?",
@@ -193,6 +199,11 @@ def test_names_of_the_thing_asked(question: str, sentence: str, expected: str | 
             "Who declared a day of mourning?",
             "The State Board declared a day of mourning.",
             "The State Board",
+        ),
+        (
+            "The Vell team got a new coach in 1918, who was it?",
+            "In 1918, Knut Rask became coach of the Vell team.",
+            "Knut Rask",
         ),
         # "was shut" asks what was acted on: the airport, not a doer
         (

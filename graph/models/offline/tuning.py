@@ -230,7 +230,14 @@ KIND_PATTERNS = (
         ),
         "date",
     ),  # fmt: skip
-    (re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to|with|for|from) whom\b", re.I), "person"),
+    (
+        re.compile(
+            r"^\s*(who|whom|whose)\b|\b(by|of|to|with|for|from) whom\b"
+            r"|,\s*who (was|is) (it|he|she)\b",
+            re.I,
+        ),
+        "person",
+    ),  # fmt: skip
     (
         re.compile(
             r"^\s*where\b|\b(what|which|in what|in which) (city|country|town|office|"
@@ -251,15 +258,19 @@ KIND_PATTERNS = (
     ),  # fmt: skip
     (
         re.compile(
-            r"\bthe name of\b|\bknown as\b|^\s*(what|which)\s+(?!(is|was|are|were|does|"
-            r"do|did|can|could|has|have|had|will|would|should|kind|type|sort|happens|"
-            r"happened)\b)[a-z]+\s+(?!(of)\b)",
+            r"\bthe name of\b|\bknown as\b|(^\s*|,\s*|\b(to|from|against|of|at|on|for|with|"
+            r"by|into|than|as|and)\s+)(what|which)\s+(?!(is|was|are|were|does|do|did|can|could|"
+            r"has|have|had|will|would|should|kind|type|sort|happens|happened|in|on|at|to|for|by|"
+            r"with|from|as|of|if|the|a|an)\b)[a-z]+"
+            r"(\s+(?!(of)\b)|\s*\?)",
             re.I,
         ),
         "name",
     ),  # fmt: skip
 )
 """The kind of answer a question asks for, first match wins; none matching asks for a sentence.
+"What <noun>" asks for a name also inside the question ("to what conference", "faculty of
+which institute?", "and what other member").
 A measure noun after "what is the" ("what was the focal depth") asks for a number ("what
 coastal area" does not), an age ("how
 old") never takes a year, a percentage only a percent; a place noun asks for a place only

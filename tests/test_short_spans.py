@@ -145,6 +145,17 @@ def test_dates_of_the_part_asked(question: str, sentence: str, expected: str | N
             "After 1990 the Vell Rovers moved to the Harl League.",
             "Harl League",
         ),
+        # one of a kind is named ("what is the refund policy" asks for a sentence)
+        (
+            "What is the main seminary of the Vell order?",
+            "Its main seminary, Orrin Seminary, is in Dunmore.",
+            "Orrin Seminary",
+        ),
+        (
+            "What is the refund policy of the Vell shop?",
+            "The Vell shop refunds unopened items within 30 days at Dunmore.",
+            None,
+        ),
         # the question's own noun alone names nothing
         (
             "Which internet radio station does Vell run?",

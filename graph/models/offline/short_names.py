@@ -30,6 +30,7 @@ from graph.models.offline.tuning import (
     HEAD_NOUN_RE,
     INTRO_WINDOW,
     NAME_OF_RE,
+    ONE_OF_A_KIND_RE,
     PERSON_LEADS,
     PLACE_LEADS,
     PLACE_NOUNS,
@@ -46,10 +47,14 @@ from tools.expand import stem
 def head_nouns(question: str) -> set[str]:
     """The stems of the noun the question asks a name of ("what magazine", "the poet").
 
-    Read from "the name of the <noun>" or "what <noun>" (with the word after it, which may
-    be the noun of a compound: "what television station").
+    Read from "the name of the <noun>", "what was the first <noun>" or "what <noun>" (with
+    the word after it, which may be the noun of a compound: "what television station").
     """
-    match = NAME_OF_RE.search(question) or HEAD_NOUN_RE.search(question)
+    match = (
+        NAME_OF_RE.search(question)
+        or ONE_OF_A_KIND_RE.search(question)
+        or HEAD_NOUN_RE.search(question)
+    )
     if match is None:
         return set()
     return {stem(w) for w in match.groups() if w and w.lower() not in FUNCTION_WORDS}

@@ -258,7 +258,10 @@ KIND_PATTERNS = (
     ),  # fmt: skip
     (
         re.compile(
-            r"\bthe name of\b|\bknown as\b|(^\s*|,\s*|\b(to|from|against|of|at|on|for|with|"
+            r"\bthe name of\b|\bknown as\b|^\s*(what|which)('s|\s+is|\s+was|\s+are|\s+were)"
+            r"\s+the\s+(first|last|second|third|only|main|primary|largest|biggest|smallest|oldest|"
+            r"newest|highest|lowest|best|most \w+|least \w+)\s+[a-z]"
+            r"|(^\s*|,\s*|\b(to|from|against|of|at|on|for|with|"
             r"by|into|than|as|and)\s+)(what|which)\s+(?!(is|was|are|were|does|do|did|can|could|"
             r"has|have|had|will|would|should|kind|type|sort|happens|happened|in|on|at|to|for|by|"
             r"with|from|as|of|if|the|a|an)\b)[a-z]+"
@@ -270,7 +273,8 @@ KIND_PATTERNS = (
 )
 """The kind of answer a question asks for, first match wins; none matching asks for a sentence.
 "What <noun>" asks for a name also inside the question ("to what conference", "faculty of
-which institute?", "and what other member").
+which institute?", "and what other member"), and so does "what was the first <noun>" (one of
+a kind is named; "what is the refund policy" asks for a sentence).
 A measure noun after "what is the" ("what was the focal depth") asks for a number ("what
 coastal area" does not), an age ("how
 old") never takes a year, a percentage only a percent; a place noun asks for a place only
@@ -393,6 +397,15 @@ NAME_OF_RE = re.compile(
 )
 """The noun of "the name of the <noun>" ("the name of the poet"): the name asked for is
 written against it."""
+
+ONE_OF_A_KIND_RE = re.compile(
+    r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?:first|last|second|third|"
+    r"only|main|primary|largest|biggest|smallest|oldest|newest|highest|lowest|best|most \w+|"
+    r"least \w+)\s+(?:[\w-]+\s+)??([a-z][\w-]*)\b"
+    r"(?=\s+(?:of|in|to|for|that|which|who|at|on|by)\b|\s*\?)",
+    re.I,
+)
+"""The noun of "what was the first <noun> (of ...)": the name asked for is written against it."""
 
 INTRO_WINDOW = 3
 """Words before a name searched for the question word that introduces it ("a guest of

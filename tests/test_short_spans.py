@@ -70,6 +70,17 @@ def short(question: str, *answer: str) -> str | None:
             "About 6.3 percent of Vell staff work remotely.",
             "About 6.3 percent",
         ),
+        # "how many" counts the noun it names, as the sentence words it
+        (
+            "How many undergrad students attend Vell College?",
+            "Vell College has over 1,200 undergraduates in six departments.",
+            "over 1,200",
+        ),
+        (
+            "How many dorms for women does Vell have?",
+            "Vell has 15 male dorms and 14 female dorms.",
+            None,
+        ),
         # an amount is its own unit
         (
             "How much will the Vell library cost?",

@@ -110,9 +110,10 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
         unit_word = number.unit.split()[-1].lower() if number.unit else ""
         if _known(number.text, asked) or not _of_quantity(kind, number, unit_word, question):
             continue
-        if unit_asked and stem(unit_word) != stem(unit_asked):
+        if unit_asked and not _counts(number, unit_asked):
             continue
-        bare = stem(unit_word) in asked and kind != "percent"  # "6.3 percent" keeps its unit
+        named = _counts(number, unit_asked & asked) or stem(unit_word) in asked
+        bare = named and kind != "percent"  # the question names the unit; "6.3 percent" stays
         found.append(number.text if bare else _with_unit(number))
         if any(stem(w) in keys for w in number.near if w not in FUNCTION_WORDS):
             typed.append(found[-1])
@@ -129,7 +130,7 @@ def _of_quantity(kind: str, number: Number, unit_word: str, question: str) -> bo
         return "%" in number.text or unit_word in PERCENT_UNITS
     if number.spelled and not number.unit:
         return False  # "one of the ...": a spelled number counts only with its noun
-    if unit_word and stem(unit_word) == stem(_unit_asked(question)):
+    if unit_word and _counts(number, _unit_asked(question)):
         return True  # "how many years": 3 years
     if unit_word in TIME_UNITS:
         return False  # a duration is no count and no measure ("the plan spanned 3 years")
@@ -167,10 +168,22 @@ def _unit(rest: str) -> str:
     return first
 
 
-def _unit_asked(question: str) -> str:
-    """The noun of "how many <noun>" ("days"), or ""."""
+def _unit_asked(question: str) -> set[str]:
+    """The stems of the words "how many" counts ("how many undergrad students"), or none."""
     match = HOW_MANY_RE.search(question)
-    return match.group(1) if match and match.group(1).lower() not in FUNCTION_WORDS else ""
+    if match is None or match.group(1).lower() in FUNCTION_WORDS:
+        return set()  # "how many of X's towers": no noun right after
+    return {stem(w.lower()) for w in match.groups() if w and w.lower() not in FUNCTION_WORDS}
+
+
+def _counts(number: Number, unit_asked: set[str]) -> bool:
+    """Whether one of the two words after `number` is what "how many" counts.
+
+    A word counts when its stem and an asked one begin alike ("undergrad", "undergraduates";
+    "14 female dorms").
+    """
+    after = [stem(w) for w in number.near[:2]]
+    return any(a.startswith(u) or u.startswith(a) for a in after for u in unit_asked if a and u)
 
 
 def _known(span: str, asked: set[str]) -> bool:

@@ -283,8 +283,9 @@ before a verb or the end ("what city did", not "which country music star")."""
 UNIT_RE = re.compile(r"-?\s*([A-Za-z°]+)(?:\s+([A-Za-z]+))?")
 """The word or two after a number that may be its unit ("business days", "-year")."""
 
-HOW_MANY_RE = re.compile(r"\bhow many\s+([a-z]+)", re.I)
-"""The counted noun of "how many <noun>": the answer's number must count it."""
+HOW_MANY_RE = re.compile(r"\bhow many\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
+"""The counted noun of "how many <noun>" (and the word after, for "how many undergrad
+students"): the answer's number must count it."""
 
 LETTER_WORD_RE = re.compile(r"\b[A-Za-z]+\b")
 """A word of letters, to find numbers spelled out."""

@@ -3,12 +3,13 @@
 A question asks for a kind (`question_kind`): a person ("who"), a place ("where"), a name
 ("which company", "what magazine"), a number, a percentage, an age ("how old"), a duration
 ("how long"), a frequency ("how often"), a temperature, a date ("when"), yes or no (an
-auxiliary first), or one of two named options. The short answer is set only when the answer's
-sentence that holds most of the question holds exactly one candidate of that kind that the
-question (or the chain's bridge) does not already name; otherwise it is None and the sentence
-stands alone. A candidate is never a
-sentence-initial word (`reading.names`), a unit without its number, or a number of another
-quantity (`short_numbers`); names are read by `short_names`, yes or no by `yes_no`.
+auxiliary first), or one of two named options. The answer's statements are read most of the
+question first (`by_relevance`); the first holding a candidate of that kind that the question
+(or the chain's bridge) does not already name decides: exactly one, and it is the short
+answer; more, and the sentence stands alone (None). A candidate is never a sentence-initial
+word (`reading.names`), a unit without its number, or a number of another quantity. Names are
+read by `short_names` (and `short_doers`), numbers by `short_numbers`, times by `short_dates`,
+yes or no by `yes_no`.
 """
 
 from __future__ import annotations

@@ -280,6 +280,11 @@ def test_places_tied_to_the_question(question: str, sentence: str, expected: str
     assert short(question, sentence) == expected
 
 
+def test_a_direction_for_which_direction() -> None:
+    answer = ["The Oss rises near Harl Peak.", "It flows north through Vell Park to Dunmore."]
+    assert short("Which direction does the Oss flow through Vell Park?", *answer) == "north"
+
+
 def test_the_statement_holding_most_of_the_question_is_read_first() -> None:
     """A chain's two sentences: the span comes from the one about what was asked."""
     answer = ["Acme was acquired by Globex in 2001.", "Globex earbuds carry a 2-year warranty."]

@@ -1,9 +1,9 @@
 """The short answer: the one candidate of the asked-for kind that the answer sentence holds.
 
 A question asks for a kind (`question_kind`): a person ("who"), a place ("where"), a name
-("which company", "what magazine"), a number, a percentage, an age ("how old"), a duration
-("how long"), a frequency ("how often"), a temperature, a date ("when"), yes or no (an
-auxiliary first), or one of two named options. The answer's statements are read most of the
+("which company", "what magazine"), a direction, a number, a percentage, an age ("how old"),
+a duration ("how long"), a frequency ("how often"), a temperature, a date ("when"), yes or no
+(an auxiliary first), or one of two named options. The answer's statements are read most of the
 question first (`by_relevance`); the first holding a candidate of that kind that the question
 (or the chain's bridge) does not already name decides: exactly one, and it is the short
 answer; more, and the sentence stands alone (None). A candidate is never a sentence-initial
@@ -24,6 +24,7 @@ from graph.models.offline.statements import statements
 from graph.models.offline.tuning import (
     AUXILIARIES,
     CHOICE_RE,
+    DIRECTION_RE,
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
 )
@@ -109,4 +110,8 @@ def candidates(
         return frequencies(sentence, asked)
     if kind == "date":
         return dates(sentence, asked, question)
+    if kind == "direction":
+        return [
+            m.group(0) for m in DIRECTION_RE.finditer(sentence) if stem(m.group(0)) not in asked
+        ]
     return quantities(kind, sentence, asked, question)

@@ -210,6 +210,7 @@ KIND_PATTERNS = (
     (re.compile(r"\bhow (long|many days|many weeks|many hours|many minutes)\b", re.I), "duration"),
     (re.compile(r"\b(what|which) temperature\b", re.I), "temperature"),
     (re.compile(r"\bhow old\b|\b(at|what|which) age\b", re.I), "age"),
+    (re.compile(r"\b(what|which) direction\b", re.I), "direction"),
     (re.compile(r"\b(what|which) (\w+ )?(percent|percentage|share|proportion)\b", re.I), "percent"),
     (
         re.compile(
@@ -382,6 +383,13 @@ UNREAD_PERIODS = frozenset("century centuries decade decades era".split())
 
 DATE_MODIFIERS = frozenset("late early mid".split())
 """Words kept before a date ("late 2005"): reading-comprehension answers keep them."""
+
+DIRECTION_RE = re.compile(
+    r"\b(?:north|south|east|west|north-?east|north-?west|south-?east|south-?west|northward|"
+    r"southward|eastward|westward|upstream|downstream|clockwise|counterclockwise)\b",
+    re.I,
+)
+"""A direction ("flows north"): what "which direction" asks for."""
 
 MONTH_RE = re.compile(rf"\b(?:{MONTHS})\b")
 """A month name: what "what month" asks for, out of a full date."""

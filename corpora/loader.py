@@ -138,7 +138,8 @@ def _supported(path: Path) -> bool:
 
 def _read_folder(root: Path) -> tuple[list[Passage], list[tuple[str, str]]]:
     """The passages of every readable document below ``root``, and the files skipped."""
-    from corpora.documents import SkipFile, read_chunks, scan_folder
+    from corpora.documents import read_chunks, scan_folder
+    from corpora.files import SkipFile
 
     scan = scan_folder(root, onerror=_raise_walk_error)
     passages: list[Passage] = []
@@ -165,7 +166,8 @@ def _raise_walk_error(error: OSError) -> None:
 
 def _read_document(path: Path, rel: str) -> list[Passage]:
     """The passages of one document given on its own; a file that gives none is an error."""
-    from corpora.documents import SkipFile, read_chunks
+    from corpora.documents import read_chunks
+    from corpora.files import SkipFile
 
     try:
         return passages_of(rel, read_chunks(path, rel), path)

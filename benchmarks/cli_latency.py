@@ -6,6 +6,8 @@ habits) for ``agent``, ``--version``, ``--help`` and ``agent X --help``, and the
 of a run (langgraph + langchain-core + the SQLite saver) for an offline ``agent ask`` with
 bm25 on a fresh store. Rounds interleave every row; the table reports the median wall time,
 the median CPU time (user + system: steadier on a loaded machine) and each ratio to its peer.
+The children may write bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped), so the warm-up round
+caches the project's as a user's first run does and no row times compiling its source.
 
     python benchmarks/cli_latency.py [--repeats 7]
 """
@@ -99,6 +101,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cli-latency-") as home:
         env = {**os.environ, "AGENT_HOME": home, "PYTHONPATH": str(ROOT)}
         env.pop("AGENT_MODEL", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # the floor's packages have theirs cached
         times = measure(args.repeats, env)
     note = (
         f"Medians of {args.repeats} interleaved rounds, each command a fresh interpreter; "

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import stat
 from collections import Counter
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpora.files import SkipFile, clean_text, decode_utf8, read_regular
 from corpora.markup import (
     CODE_FENCE,
     Section,
@@ -68,8 +68,6 @@ SKIP_REASONS = (
 _NAMED_REASONS = (LINK_OUT, BAD_NAME)
 _NAMES_SHOWN = 3
 
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
 
 @functools.cache
 def _splitter() -> Any:
@@ -79,16 +77,6 @@ def _splitter() -> Any:
     return RecursiveCharacterTextSplitter(
         chunk_size=SPLIT_THRESHOLD, chunk_overlap=SPLIT_OVERLAP, add_start_index=True
     )
-
-
-class SkipFile(Exception):
-    """A file that cannot give passages; ``reason`` is one of `SKIP_REASONS`."""
-
-    def __init__(self, reason: str, detail: str = "", line: int | None = None) -> None:
-        self.reason = reason
-        self.line = line
-        self.detail = " ".join(detail.split())
-        super().__init__(f"{reason}: {self.detail}" if self.detail else reason)
 
 
 @dataclass(frozen=True)
@@ -106,11 +94,6 @@ class FolderScan:
 
     files: list[tuple[str, Path]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
-
-
-def clean_text(text: str) -> str:
-    """Remove control characters other than tab, newline and carriage return."""
-    return _CONTROL_RE.sub("", text)
 
 
 def skip_summary(skipped: list[tuple[str, str]]) -> str:
@@ -202,33 +185,6 @@ def read_chunks(path: Path, rel: str, data: bytes | None = None) -> list[Chunk]:
     if not chunks:
         raise SkipFile("empty")
     return chunks
-
-
-def read_regular(path: Path) -> bytes:
-    """A regular file's bytes; `SkipFile` for anything else (never opens a pipe or device)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as e:
-        raise SkipFile("unreadable", e.strerror or str(e)) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise SkipFile("not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
-    except OSError as e:
-        raise SkipFile("unreadable", e.strerror or str(e)) from None
-    finally:
-        os.close(fd)
-
-
-def decode_utf8(data: bytes) -> str:
-    """UTF-8 text (BOM dropped, control characters removed); `SkipFile` if it is not UTF-8."""
-    try:
-        return clean_text(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        detail = f"byte 0x{data[e.start]:02x} at offset {e.start}"
-        raise SkipFile("not UTF-8", detail, line) from None
 
 
 def _pieces(section: Section) -> list[str]:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from corpora.documents import SkipFile, clean_text, read_regular
+from corpora.files import SkipFile, clean_text, read_regular
 from corpora.model import CorpusError, Passage, check_id
 
 _JSONL_KEYS = frozenset({"id", "text", "title", "metadata"})

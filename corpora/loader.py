@@ -8,7 +8,8 @@ Input formats:
   heading path. The id is the POSIX path relative to the folder (``path#N`` when the file gives
   several passages). A file that cannot be read is skipped, never fatal: the corpus lists it
   in ``skipped`` with the reason (unsupported type, empty, unreadable, not UTF-8, not a
-  regular file, a link out of the folder, a bad file name: see `corpora.documents`).
+  regular file, a link out of the folder, a bad file name: see `corpora.documents`, imported
+  only when a document is read, so the built-in ``.jsonl`` corpora do not load the parsers).
 - a single document file: the same as a folder holding only that file, except that a file
   that cannot be read is an error.
 
@@ -25,8 +26,8 @@ import re
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from corpora.documents import Chunk, SkipFile, read_chunks, scan_folder, supported
 from corpora.jsonl import read_jsonl
 from corpora.model import (
     MAX_NAME_LENGTH,
@@ -37,6 +38,9 @@ from corpora.model import (
     check_name,
     describe,
 )
+
+if TYPE_CHECKING:
+    from corpora.documents import Chunk
 
 BUILTIN_CORPORA: tuple[str, ...] = ("policy", "products", "notes")
 """Names of the corpora shipped in ``corpora/data``."""
@@ -79,7 +83,7 @@ def load_corpus(path: str | os.PathLike[str], name: str | None = None) -> Corpus
         passages = list(read_jsonl(p))
         if not passages:
             raise CorpusError("empty corpus: no JSON lines in this file", p)
-    elif supported(p):
+    elif _supported(p):
         passages = _read_document(p, p.name)
     else:
         raise CorpusError(
@@ -125,8 +129,18 @@ def load_builtin(name: str) -> Corpus:
     return replace(corpus, description=descriptions[name])
 
 
+def _supported(path: Path) -> bool:
+    """Whether `corpora.documents` reads this type of file (imported only for documents)."""
+    from corpora.documents import supported
+
+    return supported(path)
+
+
 def _read_folder(root: Path) -> tuple[list[Passage], list[tuple[str, str]]]:
     """The passages of every readable document below ``root``, and the files skipped."""
+    from corpora.documents import read_chunks, scan_folder
+    from corpora.files import SkipFile
+
     scan = scan_folder(root, onerror=_raise_walk_error)
     passages: list[Passage] = []
     skipped = list(scan.skipped)
@@ -152,6 +166,9 @@ def _raise_walk_error(error: OSError) -> None:
 
 def _read_document(path: Path, rel: str) -> list[Passage]:
     """The passages of one document given on its own; a file that gives none is an error."""
+    from corpora.documents import read_chunks
+    from corpora.files import SkipFile
+
     try:
         return passages_of(rel, read_chunks(path, rel), path)
     except SkipFile as e:

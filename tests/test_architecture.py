@@ -186,7 +186,7 @@ def test_langgraph_json_names_factories() -> None:
 IMPORT_EVERYTHING = """
 import importlib, json, os, sys
 from langgraph.graph.state import StateGraph
-import tools.bm25, tools.dense
+import tools.bm25, tools.bm25_small, tools.dense
 built = []
 def spy(what, original):
     def wrapper(*args, **kwargs):
@@ -195,6 +195,7 @@ def spy(what, original):
     return wrapper
 StateGraph.compile = spy("graph", StateGraph.compile)
 tools.bm25.BM25.__init__ = spy("bm25 index", tools.bm25.BM25.__init__)
+tools.bm25_small.SmallBM25.__init__ = spy("bm25 index", tools.bm25_small.SmallBM25.__init__)
 tools.dense.DenseIndex.__init__ = spy("dense index", tools.dense.DenseIndex.__init__)
 for name in json.loads(sys.argv[1]):
     before = len(built)

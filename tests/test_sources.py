@@ -24,7 +24,7 @@ from graph.app.thread_settings import read_settings
 from graph.models.scripted import ScriptedModel
 from tools import default_tools
 from tools.index_build import build_index
-from tools.index_store import indexes_root
+from tools.index_versions import indexes_root
 
 
 @pytest.fixture

@@ -16,17 +16,17 @@ if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
     from corpora import Corpus
-    from tools.bm25 import BM25
+    from tools.keyword_index import KeywordIndex
     from tools.retrievers import IndexedCorpus
 
 
 @functools.cache
-def builtin_index(name: str) -> BM25:
-    """The BM25 index of a built-in corpus, built once per process."""
+def builtin_index(name: str) -> KeywordIndex:
+    """The BM25 index of a built-in corpus, built once per process (pure Python: they are small)."""
     from corpora import load_builtin
-    from tools.bm25 import BM25
+    from tools.keyword_build import build_keyword_index
 
-    return BM25(load_builtin(name).texts())
+    return build_keyword_index(load_builtin(name).texts())
 
 
 def default_tools(

@@ -15,7 +15,8 @@ postings are summed into a dense score array with ``np.add.at``. The few most fr
 Ties are broken by ``doc_rank``, each document id's rank in sorted ``str`` order.
 
 Saved indexes are a directory: ``params.json`` plus one ``.npy`` file per array, loaded with
-``numpy.load(mmap_mode="r")``.
+``numpy.load(mmap_mode="r")``. Small corpora are indexed by `tools.bm25_small.SmallBM25`
+instead (the same scores without numpy: `tools.keyword_build` chooses).
 """
 
 from __future__ import annotations
@@ -31,12 +32,20 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from tools.bm25_tokens import tokenize, tokenize_corpus
+from tools.keyword_index import (
+    EPSILON,
+    KeywordIndex,
+    check_docs,
+    check_k,
+    check_params,
+    check_query,
+    check_term,
+)
 from tools.search_settings import DEFAULT_K
 from tools.str_array import StrArray
 
 _FORMAT = "agentic-rag-bm25"
 _VERSION = 2
-_EPSILON = 0.25
 _SPARSE_RATIO, _SPARSE_MIN = 8, 4096  # at most n_docs / 8 (or 4096) postings: score their union
 _SAMPLE_DOCS = 4096  # at most this many documents per term to estimate the k-th score
 _SEED_DOCS = 64  # documents per term scored exactly to get MaxScore's first lower bound
@@ -62,29 +71,6 @@ _ARRAYS = (
     "doc_id_bytes",
     "doc_id_offsets",
 )
-
-
-def _check_params(k1: float, b: float) -> tuple[float, float]:
-    """Return ``(k1, b)`` as floats, or raise ValueError if they are out of range."""
-    for name, value in (("k1", k1), ("b", b)):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"{name} must be a number, got {type(value).__name__}")
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value}")
-    if k1 < 0:
-        raise ValueError(f"k1 must be >= 0, got {k1}")
-    if not 0 <= b <= 1:
-        raise ValueError(f"b must be between 0 and 1, got {b}")
-    return float(k1), float(b)
-
-
-def _check_k(k: int) -> int:
-    """Return ``k`` if it is an int >= 1, else raise ValueError."""
-    if isinstance(k, bool) or not isinstance(k, int | np.integer):
-        raise ValueError(f"k must be an int, got {type(k).__name__}")
-    if k < 1:
-        raise ValueError(f"k must be >= 1, got {k}")
-    return int(k)
 
 
 SCIPY_FROM = 1 << 20
@@ -164,23 +150,13 @@ class _Plan(NamedTuple):
     cost: float
 
 
-class BM25:
+class BM25(KeywordIndex):
     """Okapi BM25 (rank_bm25.BM25Okapi's formula, epsilon 0.25) over ``{doc_id: text}``."""
 
     def __init__(self, docs: Mapping[str, str], k1: float = 1.5, b: float = 0.75) -> None:
         """Index ``docs`` (``{doc_id: text}``, ids kept in insertion order)."""
-        if not isinstance(docs, Mapping):
-            raise ValueError(f"docs must be a mapping of doc_id to text, got {type(docs).__name__}")
-        self.k1, self.b = _check_params(k1, b)
-        doc_ids = list(docs.keys())
-        if not doc_ids:
-            raise ValueError("cannot build a BM25 index over an empty corpus")
-        texts = list(docs.values())
-        for doc_id, text in zip(doc_ids, texts, strict=True):
-            if not isinstance(doc_id, str):
-                raise ValueError(f"doc ids must be str, got {type(doc_id).__name__}: {doc_id!r}")
-            if not isinstance(text, str):
-                raise ValueError(f"text of doc {doc_id!r} must be str, got {type(text).__name__}")
+        doc_ids, texts = check_docs(docs)
+        self.k1, self.b = check_params(k1, b)
         self._build(texts)
         self._doc_rank = _doc_rank(doc_ids)
         self._doc_ids: Sequence[str] = tuple(doc_ids)
@@ -214,7 +190,7 @@ class BM25:
         # first appearance; cumsum reproduces that sequential sum exactly.
         self.average_idf = float(np.cumsum(raw_idf[remap])[-1] / n_terms) if n_terms else 0.0
         del remap
-        idf = np.where(raw_idf < 0, _EPSILON * self.average_idf, raw_idf)
+        idf = np.where(raw_idf < 0, EPSILON * self.average_idf, raw_idf)
 
         # Same operations, in the same order, as BM25Okapi.get_scores.
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl) if total else doc_len * 0.0
@@ -274,9 +250,7 @@ class BM25:
 
     def _term_id(self, term: str) -> int:
         """Return the term's id, or -1 if it is not in the index."""
-        if not isinstance(term, str):
-            raise ValueError(f"term must be a str, got {type(term).__name__}")
-        key = term.encode("utf-8", "surrogatepass")
+        key = check_term(term).encode("utf-8", "surrogatepass")
         return self._vocab.find(key, self._vocab_prefix) if key and b"\0" not in key else -1
 
     def idf(self, term: str) -> float:
@@ -293,9 +267,7 @@ class BM25:
 
     def _query_terms(self, query: str) -> list[int]:
         """Term ids of the query's known tokens, in query order, repeats kept."""
-        if not isinstance(query, str):
-            raise ValueError(f"query must be a str, got {type(query).__name__}")
-        ids = (self._term_id(t) for t in tokenize(query))
+        ids = (self._term_id(t) for t in tokenize(check_query(query)))
         return [t for t in ids if t >= 0]
 
     def _postings(self, tid: int) -> tuple[np.ndarray, np.ndarray]:
@@ -323,7 +295,7 @@ class BM25:
 
         Equal scores are ordered by doc id in ascending ``str`` order.
         """
-        k = _check_k(k)
+        k = check_k(k)
         # A zero idf adds exactly 0.0 to every score: such terms can be left out.
         seq = [t for t in self._query_terms(query) if self._idf[t] != 0]
         if not seq:
@@ -500,7 +472,7 @@ class BM25:
             "version": _VERSION,
             "k1": self.k1,
             "b": self.b,
-            "epsilon": _EPSILON,
+            "epsilon": EPSILON,
             "n_docs": self.n_docs,
             "n_terms": self.n_terms,
             "avgdl": self.avgdl,
@@ -560,14 +532,16 @@ class BM25:
 
 
 def recall_at_k(
-    index: BM25, questions: Sequence[tuple[str, Sequence[str], Sequence[str]]], k: int = DEFAULT_K
+    index: KeywordIndex,
+    questions: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+    k: int = DEFAULT_K,
 ) -> float:
     """Micro-averaged recall: share of all supporting docs found in the top ``k`` of each question.
 
     ``questions`` holds ``(question, answers, supporting_doc_ids)``; each question's text is
     searched directly. Supporting ids are counted once per question.
     """
-    k = _check_k(k)
+    k = check_k(k)
     found = total = 0
     for i, item in enumerate(questions):
         try:

@@ -2,7 +2,8 @@
 
 `tokenize` is the one definition of a token (indexes, queries, query expansion, the flow).
 `tokenize_corpus` turns many texts into a doc-major term-count matrix in chunks, with an ASCII
-fast path (one `bytes.translate` per chunk) that gives the same tokens.
+fast path (one `bytes.translate` per chunk) that gives the same tokens. Only `tokenize_corpus`
+imports numpy, so the tokenizer alone (the offline policy, `tools.bm25_small`) loads none.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import re
 from array import array
 from collections import defaultdict
 from itertools import count
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 _TOKEN_RE = re.compile(r"[^\W_]+")
 _CHUNK_DOCS = 20_000
@@ -65,6 +67,8 @@ def tokenize_corpus(
     its distinct terms with their counts, and the terms (UTF-8) in order of first appearance;
     ``doc_terms`` holds indices into ``terms``.
     """
+    import numpy as np
+
     n_docs = len(texts)
     vocab: defaultdict[bytes, int] = defaultdict(count().__next__)
     sep_id = vocab[_SEP]  # id 0, so terms are numbered from 1 below
@@ -100,11 +104,15 @@ def tokenize_corpus(
 
 def _small_uint(max_value: int) -> type[np.unsignedinteger[Any]]:
     """Return the smallest unsigned dtype holding 0..max_value (max_value < 2**32)."""
+    import numpy as np
+
     return np.uint8 if max_value < 1 << 8 else np.uint16 if max_value < 1 << 16 else np.uint32
 
 
 def _concatenate_freeing(parts: list[np.ndarray], dtype: np.dtype[Any]) -> np.ndarray:
     """Concatenate ``parts`` (emptying the list as it goes, so peak memory stays ~1x)."""
+    import numpy as np
+
     out = np.empty(sum(len(p) for p in parts), dtype=dtype)
     pos = 0
     parts.reverse()

@@ -52,9 +52,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tools.bm25 import BM25
 from tools.dense import DenseIndex, Encoder, top_indices
 from tools.expand import expand_query
+from tools.keyword_index import KeywordIndex
 from tools.query_codes import code_share
 from tools.search_settings import DEFAULT_K
 
@@ -88,7 +88,7 @@ class HybridSearch:
     """BM25 and dense search over the same documents, in the same order, fused."""
 
     def __init__(
-        self, bm25: BM25, dense: DenseIndex, encoder: Encoder, fusion: str = DEFAULT_FUSION
+        self, bm25: KeywordIndex, dense: DenseIndex, encoder: Encoder, fusion: str = DEFAULT_FUSION
     ) -> None:
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r} (choose from {', '.join(FUSIONS)})")
@@ -115,7 +115,7 @@ class HybridSearch:
         ]
 
 
-def query_alpha(bm25: BM25, query: str) -> float:
+def query_alpha(bm25: KeywordIndex, query: str) -> float:
     """The convex dense weight for `query`: `ALPHA_CODE` if it holds a code `bm25` indexes."""
     return code_alpha(code_share(bm25, query))
 

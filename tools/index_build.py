@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from corpora import BUILTIN_CORPORA, CorpusError, check_name, describe, load_corpus
-from corpora.documents import SkipFile, read_chunks, read_regular, scan_folder, skip_summary
+from corpora.documents import read_chunks, scan_folder, skip_summary
+from corpora.files import SkipFile, read_regular
 from corpora.loader import passages_of
 from tools.bm25 import BM25
 from tools.dense import DenseIndex, normalize

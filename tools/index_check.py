@@ -4,7 +4,8 @@ The manifest (`check_manifest`) must have every field with its type; the parts i
 (`check_parts`) must be regular files whose sha256 is the one recorded at build time
 (`part_digests`), so a part edited, truncated or copied from another index is refused; and
 the offsets (`check_offsets`) must start at 0, grow strictly and end at the size of what they
-index. Every failure raises `Damage`, one line saying what is wrong.
+index. Every failure raises `Damage`, one line saying what is wrong. Only `check_offsets`
+imports numpy, so asking whether a name is a saved index (`tools.index_versions`) loads none.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from tools.search_settings import RETRIEVERS
 
 MANIFEST = "manifest.json"
 REQUIRED_PARTS = ("passages.jsonl", "passage_offsets.npy", "bm25/params.json")
 """Parts every version has; dense and hybrid ones also have ``dense/``."""
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _PART_RE = re.compile(r"[a-z0-9_]+(/[a-z0-9_]+)?\.(npy|json|jsonl)")
 _DIGEST_RE = re.compile(r"[0-9a-f]{64}")
@@ -129,6 +131,8 @@ def check_parts(folder: Path, parts: dict[str, str]) -> None:
 
 def check_offsets(folder: Path, passages: int, ids: int) -> None:
     """The passage, id and vocabulary offsets start at 0, grow strictly and end in range."""
+    import numpy as np
+
     if ids != passages:
         raise Damage(f"{MANIFEST} counts {passages} passages but the BM25 index holds {ids}")
     size = (folder / "passages.jsonl").stat().st_size
@@ -147,6 +151,8 @@ def check_offsets(folder: Path, passages: int, ids: int) -> None:
 
 def _offsets(offsets: np.ndarray, count: int | None, size: int, kind: str) -> None:
     """One offsets array: ``count + 1`` integers from 0, strictly growing, ending at `size`."""
+    import numpy as np
+
     what = f"{kind} offsets"
     if offsets.ndim != 1 or offsets.dtype.kind not in "iu" or len(offsets) < 1:
         raise Damage(f"{what} are not a list of integers")

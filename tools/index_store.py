@@ -65,11 +65,6 @@ class Version:
     manifest: dict[str, Any]
 
 
-def indexes_root(home: Path) -> Path:
-    """Where the saved indexes of a state directory live."""
-    return home / "indexes"
-
-
 def read_version(root: Path, name: str) -> Version:
     """The checked current version of index `name` (manifest and part digests verified)."""
     return _retried(root, name, lambda folder: _checked(name, folder))

@@ -41,6 +41,11 @@ LOCK_WAIT_S = 1.0
 """How long a writer waits for the lock before refusing (readers hold it for milliseconds)."""
 
 
+def indexes_root(home: Path) -> Path:
+    """Where the saved indexes of a state directory live."""
+    return home / "indexes"
+
+
 class IndexStoreError(ValueError):
     """A saved index that cannot be built, opened or dropped (one line, for the user)."""
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from tools.bm25 import BM25
 from tools.bm25_tokens import tokenize
 from tools.expand import expand_terms
+from tools.keyword_index import KeywordIndex
 
 _WORD_RE = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 _SEPARATOR_RE = re.compile(r"[-./]")
@@ -42,7 +42,7 @@ def code_terms(query: str) -> set[str]:
     return {t for m in _WORD_RE.finditer(query) if is_code(m.group()) for t in tokenize(m.group())}
 
 
-def code_share(index: BM25, query: str) -> float:
+def code_share(index: KeywordIndex, query: str) -> float:
     """Share of the query's BM25 evidence held by code terms: their idf over all terms' idf.
 
     The terms are those BM25 scores (the query expanded as the search tool expands it), each

@@ -2,21 +2,24 @@
 
 `AGENT_RETRIEVER` sets the default for corpora that do not say (``bm25`` when unset). A
 corpus indexed for dense or hybrid search is an `IndexedCorpus`: the corpus, its BM25 index
-(always there: the policy routes by BM25 evidence) and its dense vectors.
+(always there: the policy routes by BM25 evidence) and its dense vectors. numpy (the BM25 and
+dense index modules) is imported only when a corpus is indexed or searched densely here.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from corpora import Corpus
 from corpora.model import quoted
-from tools.bm25 import BM25
-from tools.dense import DenseIndex, Encoder
 from tools.expand import expand_query
+from tools.keyword_index import KeywordIndex
 from tools.search_settings import DEFAULT_RETRIEVER, RETRIEVERS
+
+if TYPE_CHECKING:
+    from tools.dense import DenseIndex, Encoder
 
 RETRIEVER_ENV = "AGENT_RETRIEVER"
 
@@ -52,7 +55,7 @@ class IndexedCorpus:
     """A corpus with the indexes its retriever needs."""
 
     corpus: Corpus
-    bm25: BM25
+    bm25: KeywordIndex
     dense: DenseIndex | None = None
     retriever: str = DEFAULT_RETRIEVER
 
@@ -71,14 +74,21 @@ class IndexedCorpus:
 
 
 def index_corpus(
-    corpus: Corpus, retriever: str | None = None, encoder: Any = None, bm25: BM25 | None = None
+    corpus: Corpus,
+    retriever: str | None = None,
+    encoder: Any = None,
+    bm25: KeywordIndex | None = None,
 ) -> IndexedCorpus:
     """Index a corpus for a retriever (default: `default_retriever()`), embedding if needed."""
+    from tools.bm25 import BM25
+
     retriever = check_retriever(retriever or default_retriever())
     texts = corpus.texts()
     bm25 = bm25 if bm25 is not None else BM25(texts)
     dense = None
     if retriever != "bm25":
+        from tools.dense import DenseIndex
+
         encoder = encoder if encoder is not None else default_encoder()
         dense = DenseIndex.build(texts, encoder, model=getattr(encoder, "name", ""))
     return IndexedCorpus(corpus, bm25, dense, retriever)
@@ -94,7 +104,7 @@ def default_encoder() -> Encoder:
 def rank(
     query: str,
     k: int,
-    bm25: BM25,
+    bm25: KeywordIndex,
     dense: DenseIndex | None = None,
     retriever: str = DEFAULT_RETRIEVER,
     encoder: Encoder | None = None,

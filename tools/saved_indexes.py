@@ -5,7 +5,8 @@ built for, unless another is asked (dense and hybrid need an index built with ve
 `require_ids` refuses, in one line, an index that lacks documents a dataset's questions give
 as supporting: recall against ids the index cannot return would measure nothing.
 A thread that searched a saved index records its source as ``saved:NAME`` (`SAVED_PREFIX`),
-so a resumed thread opens the same index again.
+so a resumed thread opens the same index again. The index store (and with it numpy) is
+imported only when an index is opened or refused, so a run that names none loads neither.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 
-from tools.index_store import open_index
-from tools.index_versions import IndexStoreError
 from tools.retrievers import IndexedCorpus, check_retriever
 
 SAVED_PREFIX = "saved:"
@@ -28,6 +27,9 @@ def open_saved(root: Path, name: str, retriever: str | None = None) -> IndexedCo
     IndexStoreError (one line) for an unknown or damaged index, or for dense or hybrid
     search of an index built without vectors.
     """
+    from tools.index_store import open_index
+    from tools.index_versions import IndexStoreError
+
     indexed = open_index(root, name)
     if retriever is None or retriever == indexed.retriever:
         return indexed
@@ -48,6 +50,8 @@ def missing_ids(indexed: IndexedCorpus, ids: Iterable[str]) -> list[str]:
 
 def require_ids(indexed: IndexedCorpus, ids: Iterable[str], what: str) -> None:
     """Refuse (IndexStoreError, one line) an index lacking any of `ids`, which `what` needs."""
+    from tools.index_versions import IndexStoreError
+
     wanted = list(dict.fromkeys(ids))
     missing = missing_ids(indexed, wanted)
     if missing:

@@ -1,19 +1,23 @@
-"""BM25 search over a corpus, as a LangChain retriever and as the agent's ``search_<name>`` tool."""
+"""BM25 search over a corpus, as a LangChain retriever and as the agent's ``search_<name>`` tool.
+
+Neither imports numpy: a small corpus is searched by `tools.bm25_small.SmallBM25`, and the
+dense index module is imported only to check a tool given one (`DenseField`).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun, CallbackManagerForToolRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import ArgsSchema, BaseTool, InjectedToolArg
-from pydantic import Field, InstanceOf, model_validator
+from pydantic import AfterValidator, Field, InstanceOf, model_validator
 
 from corpora import Corpus, indexed_text
-from tools.bm25 import BM25
-from tools.dense import DenseIndex
 from tools.expand import expand_query
+from tools.keyword_build import build_keyword_index
+from tools.keyword_index import KeywordIndex
 from tools.retriever_tool import retriever_tool
 from tools.retrievers import IndexedCorpus, check_retriever, rank
 from tools.search_protocol import (
@@ -41,6 +45,26 @@ RETRIEVER_DESCRIPTIONS = {
     "hybrid": "Hybrid keyword (BM25) and semantic (embedding) search",
 }
 """Replace the description's first words for the other retrievers."""
+
+
+def _dense_or_none(value: Any) -> Any:
+    """`value` if it is None or a `tools.dense.DenseIndex` (imported only to check one)."""
+    if value is None:
+        return None
+    from tools.dense import DenseIndex
+
+    if not isinstance(value, DenseIndex):
+        raise ValueError(f"dense must be a DenseIndex, got {type(value).__name__}")
+    return value
+
+
+if TYPE_CHECKING:
+    from tools.dense import DenseIndex
+
+    DenseField = DenseIndex | None
+else:
+    DenseField = Annotated[Any, AfterValidator(_dense_or_none)]
+    """A dense index or None, checked without importing numpy when it is None."""
 
 
 def _one_line(text: str) -> str:
@@ -93,7 +117,7 @@ class BM25Retriever(BaseRetriever):
     index: Any
     corpus: InstanceOf[Corpus]
     k: int = Field(default=DEFAULT_K, ge=MIN_K)
-    dense: InstanceOf[DenseIndex] | None = None
+    dense: DenseField = None
     retriever: str = DEFAULT_RETRIEVER
     encoder: Any = None
 
@@ -131,9 +155,9 @@ class SearchTool(BaseTool):
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool = True
     corpus: InstanceOf[Corpus]
-    index: InstanceOf[BM25]
+    index: InstanceOf[KeywordIndex]
     k: int = Field(default=DEFAULT_K, ge=MIN_K)
-    dense: InstanceOf[DenseIndex] | None = None
+    dense: DenseField = None
     retriever: str = DEFAULT_RETRIEVER
     encoder: Any = None
     """Query embedder for dense and hybrid search (default: the checked MiniLM model)."""
@@ -220,11 +244,13 @@ def make_search_tool(
     corpus: Corpus | IndexedCorpus | BaseRetriever,
     *,
     k: int = DEFAULT_K,
-    index: BM25 | None = None,
+    index: KeywordIndex | None = None,
     encoder: Any = None,
     name: str | None = None,
 ) -> BaseTool:
     """Build the ``search_<name>`` tool, indexing ``corpus.texts()`` if no index is given.
+
+    The index built is `build_keyword_index`'s: pure Python for a small corpus, else numpy.
 
     An `IndexedCorpus` brings its own BM25 index, dense vectors and retriever. Any other
     LangChain `BaseRetriever` becomes a `RetrieverTool` named ``search_<name>`` (``name`` is
@@ -244,5 +270,5 @@ def make_search_tool(
             encoder=encoder,
         )
     if index is None:
-        index = BM25(corpus.texts())
+        index = build_keyword_index(corpus.texts())
     return SearchTool(corpus=corpus, index=index, k=k)

@@ -18,7 +18,7 @@ from graph.app.terminal import safe_text
 def indexes_dir() -> Path:
     """``$AGENT_HOME/indexes``: where saved indexes live."""
     from graph.app.home import home_folder
-    from tools.index_store import indexes_root
+    from tools.index_versions import indexes_root
 
     return indexes_root(home_folder())
 

@@ -65,13 +65,14 @@ def as_chat_model(model: object) -> BaseChatModel | None:
 
 def _create(spec: str) -> BaseChatModel:
     """Build the model for a spec (uncached): LangChain is imported only now."""
-    from graph.models.offline.model import PolicyModel
-    from graph.models.scripted import load_script
-
     if spec == "policy":
+        from graph.models.offline.model import PolicyModel
+
         return PolicyModel()
     provider, _, name = spec.partition(":")
     if provider == "scripted":
+        from graph.models.scripted import load_script
+
         if not name:
             raise ModelSpecError("a scripted model is 'scripted:<turns.json>'")
         return load_script(name)

@@ -17,7 +17,7 @@ each says why. hotpotqa-dev-test is held out and never measured here.
 Writes benchmarks/results/rule_ablation.md (with --base-without R, the table without R as the base:
 rule_ablation_without_R.md; nothing with --limit, --sets, --rules or --no-write).
 Usage: python benchmarks/rule_ablation.py [--sets jinja,squad] [--rules follow_up,read_deeper]
-       [--base-without retry_elsewhere] [--limit N] [--no-write]
+       [--base-without read_deeper] [--limit N] [--no-write]
 """
 
 from __future__ import annotations

@@ -98,9 +98,9 @@ class Bridge:
 def find_bridge(turn: Turn) -> Bridge | None:
     """The new name of the first hop's passages that the clause is about.
 
-    Candidates are names (`reading.names`) new to the question in the first search's top
-    passages; the one in the sentence holding most of the inner clause's weight wins, a name
-    followed by the clause's head noun ("the Austin office") first.
+    Candidates are names (`reading.names`) new to the question in the prose (`prose`: no title
+    line) of the first search's top passages; the one in the sentence holding most of the inner
+    clause's weight wins, a name followed by the clause's head noun ("the Austin office") first.
     """
     hop = turn.hop
     if hop is None or not turn.searches or not turn.searches[0].hits:
@@ -110,7 +110,7 @@ def find_bridge(turn: Turn) -> Bridge | None:
     capitalised = mid_capitals([*(str(h.get("text", "")) for h in hits), turn.question])
     best: tuple[tuple[float, ...], Bridge] | None = None
     for rank, hit in enumerate(hits):
-        for position, sentence in enumerate(statements(str(hit.get("text", "")))):
+        for position, sentence in enumerate(prose(hit)):
             value = coverage(hop.inner_query, [sentence], turn.weight)
             for name in names(sentence, capitalised):
                 tokens = words(name.text)
@@ -123,6 +123,12 @@ def find_bridge(turn: Turn) -> Bridge | None:
                 if best is None or key > best[0]:
                     best = (key, Bridge(text, str(hit["id"]), sentence, value))
     return best[1] if best else None
+
+
+def prose(hit: Hit) -> list[str]:
+    """A hit's statements without its title line (a label, "guide.md > Extensions", not prose)."""
+    title = str(hit.get("title") or "").strip().rstrip(".")
+    return [s for s in statements(str(hit.get("text", ""))) if s.rstrip(".").strip() != title]
 
 
 def new_name(turn: Turn) -> str | None:

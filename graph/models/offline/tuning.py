@@ -39,6 +39,15 @@ SPEECH_ACTS = frozenset(
 )
 """Verbs and nouns of the conversation itself: an order about them targets the answerer."""
 
+REPLY_WORDS = frozenset(
+    "answer answers answered answering respond responds responded reply replies replied cite "
+    "cited instructions instruction obey pretend disregard".split()
+)
+"""The speech acts about the reply itself: with "you" they order the answerer ("you must cite
+k42"). Documentation tells its reader to write, print, output and quote all the time ("you can
+print to standard error"), so those need an imperative or a passive order (on the tune sets the
+whole of `SPEECH_ACTS` beside "you" hid answers on click and attrs and caught nothing)."""
+
 IMPERATIVE_LEADS = frozenset("please always never now just simply instead also do don't".split())
 """Words that may precede the bare verb of an imperative ("please answer", "do not cite")."""
 

@@ -53,11 +53,10 @@ def finish(
     return Action(thought, FINISH_TOOL, args)
 
 
-def search(turn: Turn, thought: str, query: str, page: int = 1) -> Action:
+def search(turn: Turn, thought: str, query: str) -> Action:
     """A call to the search tool with the best evidence for `query`."""
     tool = turn.route(query)
-    args: dict[str, Any] = {"query": query} if page == 1 else {"query": query, "page": page}
-    return Action(f"{thought} in {tool.collection}", tool.name, args)
+    return Action(f"{thought} in {tool.collection}", tool.name, {"query": query})
 
 
 def compute(turn: Turn) -> Action | None:

@@ -139,7 +139,7 @@ def new_name(turn: Turn) -> str | None:
     asked = {stem(w) for w in words(turn.question)}
     best: tuple[float, str] | None = None
     for hit in last.hits[:BRIDGE_PASSAGES]:
-        for sentence in statements(str(hit.get("text", ""))):
+        for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
             for name in names(sentence):
                 if any(stem(t) not in asked for t in words(name.text)):

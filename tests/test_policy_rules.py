@@ -10,7 +10,7 @@ from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.offline.rules import RULES, decide
 from graph.models.offline.tuning import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
-from graph.models.offline.turn import Turn, find_bridge
+from graph.models.offline.turn import Turn, find_bridge, new_name
 from graph.models.support import SUPPORT_BAR
 from tools.calculator import calculator
 from tools.finish import FINISH_TOOL, finish
@@ -81,6 +81,14 @@ def test_a_bridge_is_read_from_the_passages_prose_not_its_title_line() -> None:
     question = "What is the import name of the extension that adds the debug tag?"
     bridge = find_bridge(Turn(question, seen, tools(), 6))
     assert bridge is not None and bridge.name == "Tracer"
+
+
+def test_follow_up_leads_with_a_name_of_the_prose_not_of_the_title_line() -> None:
+    title = "ops.md > Quartz Handbook > Dublin office servers"
+    hit = {"id": "g2", "title": title, "text": f"{title}. Cooling comes from Frostline chillers."}
+    seen = [Observation("search_ops", {"query": "Dublin office servers"}, hits=[hit])]
+    turn = Turn("Which vendor cools the Dublin office servers?", seen, tools(), 6)
+    assert new_name(turn) == "Frostline"
 
 
 def test_follow_up_shows_the_coverage_below_covered() -> None:

@@ -46,6 +46,7 @@ SHAPES: dict[str, str] = {
     "jinja": "docs",
     "click": "docs",
     "attrs": "docs",
+    "pages": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

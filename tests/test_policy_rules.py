@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.offline.rules import RULES, decide
@@ -83,9 +85,16 @@ def test_a_bridge_is_read_from_the_passages_prose_not_its_title_line() -> None:
     assert bridge is not None and bridge.name == "Tracer"
 
 
-def test_follow_up_leads_with_a_name_of_the_prose_not_of_the_title_line() -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Cooling comes from Frostline chillers.",
+        "cooling comes from Frostline chillers.",  # a chunk's cut sentence runs into the title
+    ],
+)
+def test_follow_up_leads_with_a_name_of_the_prose_not_of_the_title_line(body: str) -> None:
     title = "ops.md > Quartz Handbook > Dublin office servers"
-    hit = {"id": "g2", "title": title, "text": f"{title}. Cooling comes from Frostline chillers."}
+    hit = {"id": "g2", "title": title, "text": f"{title}. {body}"}
     seen = [Observation("search_ops", {"query": "Dublin office servers"}, hits=[hit])]
     turn = Turn("Which vendor cools the Dublin office servers?", seen, tools(), 6)
     assert new_name(turn) == "Frostline"

@@ -126,9 +126,9 @@ def find_bridge(turn: Turn) -> Bridge | None:
 
 
 def prose(hit: Hit) -> list[str]:
-    """A hit's statements without its title line (a label, "guide.md > Extensions", not prose)."""
-    title = str(hit.get("title") or "").strip().rstrip(".")
-    return [s for s in statements(str(hit.get("text", ""))) if s.rstrip(".").strip() != title]
+    """A hit's statements without the title its text starts with (a label, not prose)."""
+    text, title = str(hit.get("text", "")), str(hit.get("title") or "").strip()
+    return statements(text[len(title) :].lstrip(". ") if title and text.startswith(title) else text)
 
 
 def new_name(turn: Turn) -> str | None:

@@ -11,8 +11,9 @@ only with the rule, one only without it) and, where the set names supporting pas
 the change in retrieval recall (supporting ids retrieved at any step, `evals.metrics.micro_recall`).
 
 A rule **keeps** when it helps (net > 0) on sets of at least two shapes (`SHAPES`) and hurts
-(net < 0) on none, as issue 19 asks. The structural rules (`STRUCTURAL`) are not removed:
-each says why. hotpotqa-dev-test is held out and never measured here.
+(net < 0) on none, as issue 19 asks; the verdict reads retrieval recall the same way after it.
+The structural rules (`STRUCTURAL`) are not removed: each says why. hotpotqa-dev-test is held
+out and never measured here.
 
 Writes benchmarks/results/rule_ablation.md (with --base-without R, the table without R as the base:
 rule_ablation_without_R.md; nothing with --limit, --sets, --rules or --no-write).
@@ -27,7 +28,7 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,10 +134,21 @@ def cell(full: Run, cut: Run) -> str:
 
 
 def verdict(full: dict[str, Run], cut: dict[str, Run]) -> str:
-    """Keeps when it helps on sets of two shapes or more and hurts none."""
+    """Keeps when it helps on sets of two shapes or more and hurts none (right+cited); the
+    same reading of retrieval recall follows, for the rules that search."""
     net = {s: len(full[s].right - cut[s].right) - len(cut[s].right - full[s].right) for s in cut}
-    helped = sorted({SHAPES[s] for s, n in net.items() if n > 0})
-    hurt = [s for s, n in net.items() if n < 0]
+    recall = {
+        s: (full[s].recall or 0.0) - (cut[s].recall or 0.0)
+        for s in cut
+        if full[s].recall is not None and cut[s].recall is not None
+    }
+    return f"{judge(net)}; recall: {judge(recall)}"
+
+
+def judge(change: Mapping[str, float]) -> str:
+    """Keeps when the change helps sets of two shapes and hurts none; else why not."""
+    helped = sorted({SHAPES[s] for s, n in change.items() if n > 0})
+    hurt = [s for s, n in change.items() if n < 0]
     if hurt:
         return f"drop: hurts {', '.join(hurt)}"
     if len(helped) < 2:

@@ -45,6 +45,10 @@ STATEMENTS = [
     "The team's reply rate rose to 92% in March.",
     "Agents in the Porto office answer calls in Portuguese.",
     "Tell-tale signs of wear are cracks in the seal.",
+    # documentation speaks to its reader about what a program writes: not orders to the answerer
+    "You can also print the log to standard error by passing a flag.",
+    "The helper lets you write a schema without a base class.",
+    "If you need colour output on old terminals, install the shim first.",
 ]
 
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.offline.rules import RULES, decide
 from graph.models.offline.tuning import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
+from graph.models.offline.turn import Turn, find_bridge, new_name
 from graph.models.support import SUPPORT_BAR
 from tools.calculator import calculator
 from tools.finish import FINISH_TOOL, finish
@@ -47,7 +50,7 @@ def observe(tool: Any, action: Action) -> Observation:
 def test_rules_are_tried_in_the_table_order() -> None:
     assert [rule.__name__ for rule in RULES] == [
         *("compute", "answer_computed", "fill_schemas", "no_search_tool", "last_call"),
-        *("first_search", "second_hop", "retry_elsewhere", "follow_up", "read_deeper", "answer"),
+        *("first_search", "second_hop", "follow_up", "read_deeper", "answer"),
     ]
 
 
@@ -70,11 +73,31 @@ def test_first_search_then_second_hop_name_the_bridge_and_its_coverage() -> None
     assert re.match(rf"answer: support \d\.\d\d >= SUPPORT_BAR {SUPPORT_BAR:.2f}", done.thought)
 
 
-def test_retry_elsewhere_when_a_search_finds_nothing() -> None:
-    empty = Observation("search_hr", {"query": "Frostline chillers"}, hits=[])
-    action = decide(tools(), 6, "Which company makes the chillers?", [empty])
-    assert action.thought == "retry_elsewhere: search_hr found 0 passages; try ops"
-    assert action.tool == "search_ops" and action.args == {"query": "Frostline chillers"}
+def test_a_bridge_is_read_from_the_passages_prose_not_its_title_line() -> None:
+    """A title ("guide.md > Quartz Handbook > Extensions") labels a passage: it names no bridge,
+    though "Quartz Handbook" is followed there by the clause's noun."""
+    title = "guide.md > Quartz Handbook > Extensions > Debug"
+    text = f"{title}. The debug tag is added by Tracer when enabled."
+    seen = [Observation("search_ops", {"query": "who adds the debug tag"}, hits=[
+        {"id": "g1", "title": title, "text": text}])]  # fmt: skip
+    question = "What is the import name of the extension that adds the debug tag?"
+    bridge = find_bridge(Turn(question, seen, tools(), 6))
+    assert bridge is not None and bridge.name == "Tracer"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Cooling comes from Frostline chillers.",
+        "cooling comes from Frostline chillers.",  # a chunk's cut sentence runs into the title
+    ],
+)
+def test_follow_up_leads_with_a_name_of_the_prose_not_of_the_title_line(body: str) -> None:
+    title = "ops.md > Quartz Handbook > Dublin office servers"
+    hit = {"id": "g2", "title": title, "text": f"{title}. {body}"}
+    seen = [Observation("search_ops", {"query": "Dublin office servers"}, hits=[hit])]
+    turn = Turn("Which vendor cools the Dublin office servers?", seen, tools(), 6)
+    assert new_name(turn) == "Frostline"
 
 
 def test_follow_up_shows_the_coverage_below_covered() -> None:

@@ -22,6 +22,7 @@ from graph.models.offline.tuning import (
     MARKUP_TAG_RE,
     OBLIGATION_WORDS,
     PASSIVE_ORDER_RE,
+    REPLY_WORDS,
     ROLE_LABEL_RE,
     SECOND_PERSON,
     SPEECH_ACTS,
@@ -72,7 +73,7 @@ def addresses_machine(sentence: str) -> bool:
 def obliges_reader(sentence: str) -> bool:
     """The reader told about the conversation ("you must cite"), or a passive order to answer."""
     tokens = words(sentence)
-    if any(w in SECOND_PERSON for w in tokens) and any(w in SPEECH_ACTS for w in tokens):
+    if any(w in SECOND_PERSON for w in tokens) and any(w in REPLY_WORDS for w in tokens):
         return True  # "you must cite ...", "your answer ...", "you are now ... reply ..."
     order = PASSIVE_ORDER_RE.search(sentence)
     return bool(order) and order.group(2).lower() in SPEECH_ACTS  # type: ignore[union-attr]

@@ -1,19 +1,8 @@
 """`PolicyModel`: the offline default, a deterministic ReAct controller as a LangChain chat model.
 
-Every turn it reads the transcript (question, its own earlier calls, the observations) and
-returns an AIMessage whose content is the Thought and which carries exactly one tool call,
-decided by the first rule of the rule table that applies (`rules.RULES`):
-
-- arithmetic goes to `calculator`, then `finish` with a sentence built from the result;
-- anything else is searched: the search tool is the one whose evidence for the query is best
-  (`sources`); a question with a relative clause ("the team that owns X") is answered in two
-  hops, the second phrased with the bridge entity the first observation names;
-- the answer is extractive: the retrieved sentence (or chain of two) that best covers the
-  question, citing the passages it rests on, with a short answer when one is asked for and
-  sure; a short question its passages do not cover is declined, and a weakly covered answer
-  is given (the finish node marks it not confident);
-- with tools that take structured arguments and no search tool, the structured controller
-  (`graph.models.structured`) fills the calls from the tools' schemas.
+Every turn it reads the transcript (the question, its own earlier calls, the observations) and
+returns an AIMessage whose content is the Thought and which carries exactly one tool call: the
+action of the first rule of the rule table that applies (`rules.RULES`, `rules.decide`).
 """
 
 from __future__ import annotations

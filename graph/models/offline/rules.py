@@ -18,7 +18,6 @@ from graph.models.offline.answering import Answer, Scorer, compose_answer
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.short_answers import question_kind, short_answer
-from graph.models.offline.sources import ranked
 from graph.models.offline.tuning import (
     COVERED,
     DECLINE_SUPPORT,
@@ -54,11 +53,10 @@ def finish(
     return Action(thought, FINISH_TOOL, args)
 
 
-def search(turn: Turn, thought: str, query: str, page: int = 1) -> Action:
+def search(turn: Turn, thought: str, query: str) -> Action:
     """A call to the search tool with the best evidence for `query`."""
     tool = turn.route(query)
-    args: dict[str, Any] = {"query": query} if page == 1 else {"query": query, "page": page}
-    return Action(f"{thought} in {tool.collection}", tool.name, args)
+    return Action(f"{thought} in {tool.collection}", tool.name, {"query": query})
 
 
 def compute(turn: Turn) -> Action | None:
@@ -132,23 +130,6 @@ def second_hop(turn: Turn) -> Action | None:
     query = " ".join([bridge.name, *(w for w in content_words(outer) if w.lower() not in known)])
     clause = f"clause coverage {bridge.coverage:.2f}"
     return search(turn, f"second_hop: bridge {bridge.name!r} ({clause}); search {query!r}", query)
-
-
-def retry_elsewhere(turn: Turn) -> Action | None:
-    """The last search found nothing: the same query in the next-best tool."""
-    last = turn.searches[-1] if turn.searches else None
-    if last is None or last.hits:
-        return None
-    query = str(last.args.get("query", ""))
-    tried = {s.tool for s in turn.searches if str(s.args.get("query", "")) == query}
-    for tool in ranked(turn.sources, query):
-        if tool.name not in tried:
-            return Action(
-                f"retry_elsewhere: {last.tool} found 0 passages; try {tool.collection}",
-                tool.name,
-                {"query": query},
-            )
-    return None
 
 
 def follow_up(turn: Turn) -> Action | None:
@@ -265,7 +246,6 @@ RULES: tuple[Rule, ...] = (
     last_call,
     first_search,
     second_hop,
-    retry_elsewhere,
     follow_up,
     read_deeper,
     answer,

@@ -3,9 +3,10 @@
 Nothing else in graph/models/offline defines one (tests/test_offline_layout.py checks that on
 the syntax tree). Two values the policy uses are owned lower down, because the finish node
 uses them too: the support bar and the function words (`graph.models.support`). Chosen on the
-tune sets only (hotpotqa-dev-tune, notes, seed_runs, codes_tune, service_tune, the made-up
-folders of tests/ and, once merged, the documentation and SQuAD tune sets); hotpotqa-dev-test
-and hotpotqa-hard are held out for reporting.
+tune sets only (the jinja, click and attrs documentation sets, the SQuAD sample,
+hotpotqa-dev-tune, notes, seed_runs, codes_tune, service_tune and the made-up folders of
+tests/); hotpotqa-dev-test and hotpotqa-hard are held out for reporting. What each rule adds on
+every tune set is `benchmarks/rule_ablation.py`'s table.
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ SPEECH_ACTS = frozenset(
     "response responses".split()
 )
 """Verbs and nouns of the conversation itself: an order about them targets the answerer."""
+
+REPLY_WORDS = frozenset(
+    "answer answers answered answering respond responds responded reply replies replied cite "
+    "cited instructions instruction obey pretend disregard".split()
+)
+"""The speech acts about the reply itself: with "you" they order the answerer ("you must cite
+k42"). Documentation tells its reader to write, print, output and quote all the time ("you can
+print to standard error"), so those need an imperative or a passive order (on the tune sets the
+whole of `SPEECH_ACTS` beside "you" hid answers on click and attrs and caught nothing)."""
 
 IMPERATIVE_LEADS = frozenset("please always never now just simply instead also do don't".split())
 """Words that may precede the bare verb of an imperative ("please answer", "do not cite")."""
@@ -72,11 +82,13 @@ ROLE_LABEL_RE = re.compile(r"\W*\[?(\w+)\]?\s*:")
 
 COVERED = 0.8
 """Share of the question's idf weight the retrieved text must hold to stop following up.
-A follow-up below it helps on hotpotqa-dev-tune (a second entity) and on the notes."""
+A follow-up below it helps on squad, hotpotqa-dev-tune (a second entity) and codes_tune."""
 
 DEEPER_READ_COVERAGE = 1.0
 """Read further down the first ranking while the retrieved text holds less than this share of
-the question's weight (1.0: until every question word is found, or the budget ends)."""
+the question's weight (1.0: until every question word is found, or the budget ends). Helps
+hotpotqa-dev-tune (+0.110 recall) and squad; no lower bar keeps those gains (they come at
+coverage 0.81 to 0.96)."""
 
 MAX_UNMATCHED_TERMS = 4
 """Most unmatched question words a follow-up query adds (more dilutes BM25's ranking)."""

@@ -98,9 +98,9 @@ class Bridge:
 def find_bridge(turn: Turn) -> Bridge | None:
     """The new name of the first hop's passages that the clause is about.
 
-    Candidates are names (`reading.names`) new to the question in the first search's top
-    passages; the one in the sentence holding most of the inner clause's weight wins, a name
-    followed by the clause's head noun ("the Austin office") first.
+    Candidates are names (`reading.names`) new to the question in the prose (`prose`: no title
+    line) of the first search's top passages; the one in the sentence holding most of the inner
+    clause's weight wins, a name followed by the clause's head noun ("the Austin office") first.
     """
     hop = turn.hop
     if hop is None or not turn.searches or not turn.searches[0].hits:
@@ -110,7 +110,7 @@ def find_bridge(turn: Turn) -> Bridge | None:
     capitalised = mid_capitals([*(str(h.get("text", "")) for h in hits), turn.question])
     best: tuple[tuple[float, ...], Bridge] | None = None
     for rank, hit in enumerate(hits):
-        for position, sentence in enumerate(statements(str(hit.get("text", "")))):
+        for position, sentence in enumerate(prose(hit)):
             value = coverage(hop.inner_query, [sentence], turn.weight)
             for name in names(sentence, capitalised):
                 tokens = words(name.text)
@@ -125,6 +125,12 @@ def find_bridge(turn: Turn) -> Bridge | None:
     return best[1] if best else None
 
 
+def prose(hit: Hit) -> list[str]:
+    """A hit's statements without the title its text starts with (a label, not prose)."""
+    text, title = str(hit.get("text", "")), str(hit.get("title") or "").strip()
+    return statements(text[len(title) :].lstrip(". ") if title and text.startswith(title) else text)
+
+
 def new_name(turn: Turn) -> str | None:
     """The name of the last search's best sentence that the question does not hold."""
     last = next((s for s in reversed(turn.searches) if s.hits), None)
@@ -133,7 +139,7 @@ def new_name(turn: Turn) -> str | None:
     asked = {stem(w) for w in words(turn.question)}
     best: tuple[float, str] | None = None
     for hit in last.hits[:BRIDGE_PASSAGES]:
-        for sentence in statements(str(hit.get("text", ""))):
+        for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
             for name in names(sentence):
                 if any(stem(t) not in asked for t in words(name.text)):

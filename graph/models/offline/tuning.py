@@ -113,6 +113,24 @@ PAIRED = 10
 """How many of the best single sentences are tried with a second one: a chain's first sentence
 is always among the best (it covers the part of the question the second lacks)."""
 
+# --- the answer sentence: where it stands and what is near it (issue 19, item 1) ------------
+
+WINDOW = 10
+"""Words in the stretch of a sentence whose question weight `WINDOW_WEIGHT` counts: about a
+clause, so a sentence naming the question's words together beats one scattering them."""
+
+WINDOW_WEIGHT = 0.4
+"""Weight of the share of the question's weight the densest `WINDOW` words of a sentence hold."""
+
+RANK_WEIGHT = 0.2
+"""Bonus for a passage's place in the searches' rankings, 1 / (1 + passages seen before it):
+the search's own ranking (its length normalisation, its fields) knows which passage is about
+the question better than word counts alone. Only for hits the search scored."""
+
+NEIGHBOUR_WEIGHT = 0.2
+"""Weight of the question's weight the sentence before a sentence adds to it: a sentence often
+goes on about the subject its predecessor names ("Its main seminary, ...")."""
+
 # --- short answers --------------------------------------------------------------------------
 
 AUXILIARIES = frozenset("are is was were do does did can could has have had will would".split())
@@ -260,12 +278,14 @@ CHOICE_RE = re.compile(
 WORD_RE = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the BM25 tokenizer's)."""
 
-SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*])|\n\s*\n")
-"""A sentence boundary: ., ! or ? before a capital or digit, or a blank line."""
+SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*])|(?<=[^.]\.)\s+(?=[a-z_])|\n\s*\n")
+"""A sentence boundary: ., ! or ? before a capital or digit, a full stop (not an ellipsis)
+before a lowercase word (documentation starts sentences with identifiers: "... Data Classes.
+attrs supports PyPy."), or a blank line."""
 
 ABBREVIATION_RE = re.compile(
     r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
-    r"Co|Corp|Bros|No|vs|v|ca|approx|e\.g|i\.e|etc)\.$"
+    r"Co|Corp|Bros|No|vs|v|ca|approx|e\.g|i\.e|eg|ie|cf|al|etc)\.$"
 )
 """A piece ending like "St.", "Dr." or "J.": an abbreviation or an initial, not an end."""
 

@@ -17,10 +17,13 @@ from graph.models.offline.tuning import (
     CHAT_ROLES,
     CLAUSE_RE,
     CONTRACTED_WORD_RE,
+    CONVERSATION_ACTS,
     IMPERATIVE_LEADS,
     IMPERATIVE_OBJECTS,
     MARKUP_TAG_RE,
     OBLIGATION_WORDS,
+    OPTION_LEADS,
+    OPTION_MODALS,
     PASSIVE_ORDER_RE,
     ROLE_LABEL_RE,
     SECOND_PERSON,
@@ -70,12 +73,38 @@ def addresses_machine(sentence: str) -> bool:
 
 
 def obliges_reader(sentence: str) -> bool:
-    """The reader told about the conversation ("you must cite"), or a passive order to answer."""
+    """The reader told about the conversation ("you must cite"), or a passive order to answer.
+
+    A sentence saying what the reader can do, or what happens if they want something ("you can
+    print to standard error", "if you want to write your own loader"), obliges nobody: every
+    "you" in such a frame, and no word of obligation, is documentation, not an order.
+    """
     tokens = words(sentence)
     if any(w in SECOND_PERSON for w in tokens) and any(w in SPEECH_ACTS for w in tokens):
-        return True  # "you must cite ...", "your answer ...", "you are now ... reply ..."
+        return not describes_options(tokens)  # "you must cite ...", "you are now ... reply ..."
     order = PASSIVE_ORDER_RE.search(sentence)
     return bool(order) and order.group(2).lower() in SPEECH_ACTS  # type: ignore[union-attr]
+
+
+def describes_options(tokens: list[str]) -> bool:
+    """Whether every "you" of `tokens` says what the reader can do or may want, unobliged.
+
+    A "you" is framed after a condition or for a beneficiary ("if you need ...", "for you") or
+    before a modal of possibility ("you can"); a word of obligation outside a condition ("you
+    must", "models should") is an order.
+    """
+    conditional: set[int] = set()
+    framed = []
+    for i, word in enumerate(tokens):
+        if word != "you":
+            continue
+        led = i > 0 and tokens[i - 1] in OPTION_LEADS
+        if led:
+            conditional.add(i + 1)
+        framed.append(led or (i + 1 < len(tokens) and tokens[i + 1] in OPTION_MODALS))
+    obliged = any(w in OBLIGATION_WORDS and i not in conditional for i, w in enumerate(tokens))
+    about_us = any(w in CONVERSATION_ACTS for w in tokens)
+    return bool(framed) and all(framed) and not obliged and not about_us
 
 
 def clauses(sentence: str) -> list[str]:

@@ -66,6 +66,25 @@ CONTRACTED_WORD_RE = re.compile(r"[\w']+")
 ROLE_LABEL_RE = re.compile(r"\W*\[?(\w+)\]?\s*:")
 """A leading role label ("SYSTEM:", "[assistant]:")."""
 
+# --- directives: what documentation says the reader can do (issue 19, item 1) --------------
+
+OPTION_MODALS = frozenset("can could may might want wish would like".split())
+"""Words after "you" that say what the reader can do or may want ("you can print to standard
+error by passing err=True"): documentation of an option, not an order to the answerer."""
+
+OPTION_LEADS = frozenset(
+    "if when whether unless for helps help allows allow allowing lets let gives give".split()
+)
+"""Words before "you" that make it a condition or a beneficiary ("if you want to write your
+own loader", "writes a __hash__ for you", "helps you write correct code")."""
+
+CONVERSATION_ACTS = frozenset(
+    "ignore disregard forget obey pretend answer answers reply replies respond responds say "
+    "says cite quote instructions instruction prompt prompts".split()
+)
+"""Speech acts that only the conversation has (documentation "prints" and "writes", it does not
+"reply"): a sentence naming one is never let off as describing the reader's options."""
+
 # --- the search budget ----------------------------------------------------------------------
 
 COVERED = 0.8

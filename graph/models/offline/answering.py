@@ -16,7 +16,7 @@ sentence ending in ":" carries the code block it introduces, as written.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph.models.actions import Hit
 from graph.models.offline.reading import names, statements_with_code, words
@@ -69,11 +69,19 @@ class Answer:
     """Share of the question's weight the sentences themselves hold."""
     shown: list[str] | None = None
     """The sentences as the answer shows them (each with the code it introduces)."""
+    whole: bool = False
+    """Whether the sentences cover the question as asked rather than a two-hop reading of it
+    (its bridge then needs no citing)."""
 
     @property
     def text(self) -> str:
         """The answer as the passages write it."""
-        return " ".join(self.shown or self.sentences)
+        return joined(self.shown or self.sentences)
+
+
+def joined(pieces: Sequence[str]) -> str:
+    """Sentences as one answer: a space apart, or a blank line when one carries code."""
+    return ("\n\n" if any("\n" in p for p in pieces) else " ").join(pieces)
 
 
 class Scorer:
@@ -94,6 +102,8 @@ class Scorer:
         (its names never link a chain).
         """
         self.weight = weight
+        self.known = known
+        self.asked_text = asked or question
         self.table = {stem(t): w for t, w in weights(question, weight).items()}
         self.total = sum(self.table.values()) or 1.0
         self.kind = kind
@@ -101,6 +111,10 @@ class Scorer:
         self.in_question = {stem(w) for w in words(asked or question)}
         self.capitalised = capitalised
         self.question = question
+
+    def whole(self) -> Scorer:
+        """The same scoring against the question as asked (a two-hop one's clause kept)."""
+        return Scorer(self.asked_text, self.kind, self.weight, self.known, self.capitalised)
 
     def coverage(self, text: str) -> float:
         """The share of the question's weight whose words `text` holds."""
@@ -175,7 +189,23 @@ def scored(hit: Hit) -> bool:
 
 
 def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
-    """The best-covering sentence, or chain of two, among `hits`; None when none matches."""
+    """The best-covering sentence, or chain of two, among `hits`; None when none matches.
+
+    A two-hop question's outer part with the bridge filled in is one reading of it; the
+    question as asked is the other, and the better-scoring answer wins (a sentence answering
+    the whole question needs no chain, and a wrong bridge misleads the outer reading).
+    """
+    best = compose(scorer, hits)
+    if scorer.asked_text == scorer.question:
+        return best
+    other = compose(scorer.whole(), hits)
+    if other is not None and (best is None or other.score > best.score):
+        return replace(other, whole=True)
+    return best
+
+
+def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
+    """The best-covering sentence, or chain of two, for one reading of the question."""
     found, texts = retrieved_sentences(hits)
     singles = [s for s in found if scorer.coverage(s.text) > 0]
     if not singles:

@@ -212,6 +212,7 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
         return None
     before = {(s.doc_id, s.position + 1): s.text for s in found}
     extra = {id(s): bonus(scorer, s, before.get((s.doc_id, s.position), "")) for s in singles}
+    alone = {id(s): bonus(scorer, s, "") for s in singles}
     values = {id(s): scorer.score([s.text], [texts[s.doc_id]]) + extra[id(s)] for s in singles}
     ranked = sorted(singles, key=lambda s: (-values[id(s)], s.passage, s.position))
     best = ranked[0]
@@ -225,7 +226,7 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
             docs = list(dict.fromkeys(s.doc_id for s in pair))
             value = (
                 scorer.score([s.text for s in pair], [texts[d] for d in docs])
-                + max(extra[id(first)], extra[id(second)])
+                + max(extra[id(s)] if i == 0 else alone[id(s)] for i, s in enumerate(pair))
                 - PAIR_COST
             )
             if value > best_score:

@@ -115,6 +115,16 @@ def test_a_sentence_may_start_with_a_lowercase_identifier() -> None:
     ]
 
 
+def test_a_sentence_may_end_inside_a_bracket_or_a_quote() -> None:
+    text = '(Nothing is kept if text comes first.) With both set, lines go. He said "stop." Then.'
+    assert sentences(text) == [
+        "(Nothing is kept if text comes first.)",
+        "With both set, lines go.",
+        'He said "stop."',
+        "Then.",
+    ]
+
+
 # --- which sentence -----------------------------------------------------------------------------
 
 

@@ -299,10 +299,14 @@ CHOICE_RE = re.compile(
 WORD_RE = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the BM25 tokenizer's)."""
 
-SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*])|(?<=[^.]\.)\s+(?=[a-z_])|\n\s*\n")
-"""A sentence boundary: ., ! or ? before a capital or digit, a full stop (not an ellipsis)
-before a lowercase word (documentation starts sentences with identifiers: "... Data Classes.
-attrs supports PyPy."), or a blank line."""
+SENTENCE_RE = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][)\]\"'”’]))\s+(?=[A-Z0-9\"'(`*“‘])|(?<=[^.]\.)\s+(?=[a-z_])"
+    r"|\n\s*\n"
+)
+"""A sentence boundary: ., ! or ? (or one closing a bracket or a quote: "(... the block.)")
+before a capital or digit, a full stop (not an ellipsis) before a lowercase word
+(documentation starts sentences with identifiers: "... Data Classes. attrs supports PyPy."),
+or a blank line."""
 
 ABBREVIATION_RE = re.compile(
     r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"

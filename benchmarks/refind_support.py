@@ -25,7 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from evals.datasets import load_dataset  # noqa: E402
 
 DATASETS = Path(__file__).resolve().parent.parent / "evals" / "datasets"
-SETS = ("jinja_docs_tune.jsonl", "click_docs_tune.jsonl", "attrs_docs_tune.jsonl")
+SETS = (
+    "jinja_docs_tune.jsonl",
+    "click_docs_tune.jsonl",
+    "attrs_docs_tune.jsonl",
+    "pages_docs_tune.jsonl",
+)
 
 
 def normalized(text: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.offline.rules import RULES, decide
+from graph.models.offline.tuning import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
 from graph.models.support import SUPPORT_BAR
 from tools.calculator import calculator
 from tools.finish import FINISH_TOOL, finish
@@ -93,13 +94,29 @@ def test_last_call_answers_with_what_was_found_and_names_itself() -> None:
     assert action.args["short_answer"] == "five" and action.args["citations"] == ["o4"]
 
 
-def test_answer_declines_below_the_bar_with_the_number() -> None:
-    """Orion's passage and the snapshots' passage each cover half the question: no answer."""
+def test_answer_declines_a_short_question_below_the_lower_bar_with_the_numbers() -> None:
+    """Orion's passages hold neither "snapshots" nor "keep": a short question, no answer."""
+    hits = [{"id": i, "text": OPS.get(i).text} for i in ("o1", "o4")]
+    seen = [Observation("search_ops", {"query": "Orion snapshots"}, hits=hits)]
+    action = decide(tools(), 2, "How many snapshots does Orion keep?", seen)
+    assert action.tool == FINISH_TOOL and action.args == {"answer": None, "citations": []}
+    assert re.search(
+        rf"support 0\.\d\d < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f} for 3 question words "
+        rf"\(<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}\); no cited passage holds "
+        r"'snapshots', 'keep'.*; decline$",
+        action.thought,
+    )
+
+
+def test_answer_between_the_bars_is_given_with_its_support_below_the_bar() -> None:
+    """Orion's passage covers the service but not its snapshots: answered, not confident."""
     hits = [{"id": i, "text": OPS.get(i).text} for i in ("o1", "o6")]
     seen = [Observation("search_ops", {"query": "Orion snapshots"}, hits=hits)]
     action = decide(tools(), 2, "How many snapshots does the Orion billing service keep?", seen)
-    assert action.tool == FINISH_TOOL and action.args == {"answer": None, "citations": []}
-    assert re.search(rf"support 0\.\d\d < SUPPORT_BAR {SUPPORT_BAR:.2f}.*; decline", action.thought)
+    assert action.tool == FINISH_TOOL and action.args["citations"] == ["o1"]
+    value = float(re.findall(r"support (\d\.\d\d)", action.thought)[0])
+    assert DECLINE_SUPPORT <= value < SUPPORT_BAR
+    assert f"< SUPPORT_BAR {SUPPORT_BAR:.2f}" in action.thought
 
 
 def test_compute_then_answer_computed() -> None:

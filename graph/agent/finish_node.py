@@ -10,7 +10,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.agent.context import Context
-from graph.agent.grounding import grounding
+from graph.agent.grounding import doubt, grounding
 from graph.agent.messages import (
     CITATION_RE,
     close_calls,
@@ -100,6 +100,7 @@ class FinishNode:
                 "error": state.get("error"),
                 "steps": state.get("steps"),
                 "searched": searched(turn),
+                "doubt": doubt(result),
             }
         )
         return {**result, "messages": [*closing, said]}

@@ -5,7 +5,9 @@
   quoted from its citations, not that it answers: any extract of a cited passage scores 1.0.
 - ``support`` is the share of the question's idf weight the cited passages cover, read with the
   search tool's analyzer (`graph.models.support`); ``confident`` is support at or above the
-  bar, or an answer computed by the calculator that searched nothing.
+  bar with no retrieved sentence the answer does not use covering clearly more of the question
+  than the answer's own words (`graph.models.support.confidence`), or an answer computed by
+  the calculator that searched nothing. `doubt` names which of the two an answer missed.
 - `corpora_hold` tells whether a question had passages to cite at all (the search tools'
   own evidence, words expanded as a search expands them), so an uncited answer to such a
   question is marked ``ungrounded``.
@@ -19,7 +21,14 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph.agent.transcript import hits_of, is_search_call
-from graph.models.support import is_confident, question_terms, stems_of, support, tool_weight
+from graph.models.support import (
+    SUPPORT_BAR,
+    confidence,
+    question_terms,
+    stems_of,
+    support,
+    tool_weight,
+)
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 
@@ -48,13 +57,19 @@ def groundedness(answer: str | None, cited_texts: Iterable[str]) -> float:
     return sum(term in have for term in wanted) / len(wanted)
 
 
-def cited_texts(turn: Sequence[AnyMessage], citations: Sequence[str]) -> list[str]:
-    """The text of each cited passage, as the turn's tool results carried it."""
+def retrieved_texts(turn: Sequence[AnyMessage]) -> dict[str, str]:
+    """The text of each passage the turn's tool results carried, by id, in first-seen order."""
     texts: dict[str, str] = {}
     for message in turn:
         if isinstance(message, ToolMessage):
             for hit in hits_of(message):
                 texts.setdefault(str(hit["id"]), str(hit.get("text", "")))
+    return texts
+
+
+def cited_texts(turn: Sequence[AnyMessage], citations: Sequence[str]) -> list[str]:
+    """The text of each cited passage, as the turn's tool results carried it."""
+    texts = retrieved_texts(turn)
     return [texts[doc_id] for doc_id in citations if doc_id in texts]
 
 
@@ -101,12 +116,24 @@ def grounding(
     """The run result's ``grounded``, ``ungrounded``, ``support`` and ``confident`` fields."""
     answer, citations = result.get("answer"), list(result.get("citations") or [])
     texts = cited_texts(turn, citations)
-    value = support(question, texts, tool_weight(tools)) if answer else 0.0
+    read = list(retrieved_texts(turn).values())
+    judged = confidence(question, answer or "", texts, read, tool_weight(tools))
     uncited = bool(answer) and not citations
     calculated = uncited and computed(turn)  # rests on the calculator, not on a passage
     return {
         "grounded": groundedness(answer, texts),
         "ungrounded": uncited and not calculated and corpora_hold(question, tools),
-        "support": round(value, 4),
-        "confident": bool(answer) and (is_confident(value) or calculated),
+        "support": round(judged.support, 4) if answer else 0.0,
+        "confident": bool(answer) and (judged.confident or calculated),
     }
+
+
+def doubt(result: dict[str, Any]) -> str | None:
+    """Why an answer is not confident: ``"support"`` or ``"answer"``; None when it is.
+
+    ``"support"``: its citations cover less than `SUPPORT_BAR` of the question; ``"answer"``:
+    a retrieved sentence it does not use covers more of it. None too when there is no answer.
+    """
+    if not result.get("answer") or result.get("confident", True):
+        return None
+    return "support" if float(result.get("support") or 0.0) < SUPPORT_BAR else "answer"

@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from graph.agent.grounding import doubt
 from graph.agent.messages import message_text
 from graph.agent.transcript import hits_of, is_search_call
 from graph.common.chat import is_answer_message
@@ -128,6 +129,8 @@ def render_support(result: dict[str, Any]) -> list[str]:
     verdict = "confident" if result.get("confident") else "NOT CONFIDENT"
     if result.get("confident") and not result.get("citations"):
         return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
+    if doubt(result) == "answer":
+        verdict += ": a retrieved sentence the answer does not use covers more of the question"
     return [
         f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"
         f" the cited passages ({verdict})"

@@ -32,6 +32,9 @@ BUDGET_SPENT = "the step budget ran out after {steps} model calls"
 DECLINED = "what {searched} found does not cover the question"
 NOTHING_SEARCHED = "nothing was searched"
 NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
+NOT_CONFIDENT_ANSWER = (
+    "(not confident: a retrieved sentence the answer does not use covers more of the question)"
+)
 Closer = Callable[[ToolCall, str], ToolMessage]
 """Builds the error tool message for a call that will never run, given the reason."""
 
@@ -92,8 +95,9 @@ def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[Any
 def answer_message(result: Mapping[str, Any]) -> AIMessage:
     """The AI message that closes a turn: the answer with its citations, or why there is none.
 
-    An answer that is not ``confident`` says so with its support; a decline (``no_answer``)
-    names the searches (``result["searched"]``) whose passages did not cover the question.
+    An answer that is not ``confident`` says why: its support, or (``result["doubt"]`` is
+    ``"answer"``) that another retrieved sentence covers more of the question; a decline
+    (``no_answer``) names the searches (``result["searched"]``) whose passages did not cover it.
     """
     answer = result.get("answer")
     if result.get("stopped") == "answer" and answer:
@@ -101,6 +105,8 @@ def answer_message(result: Mapping[str, Any]) -> AIMessage:
         doubt = (
             []
             if result.get("confident", True)
+            else [NOT_CONFIDENT_ANSWER]
+            if result.get("doubt") == "answer"
             else [NOT_CONFIDENT.format(support=float(result.get("support") or 0.0))]
         )
         text = " ".join([answer, *(f"[{c}]" for c in missing), *doubt])

@@ -5,5 +5,6 @@ table, in order, each rule a small function of a `turn.Turn` whose Thought shows
 that decided. Each text skill has its own module (`reading`, `directives`, `arithmetic`,
 `answering`, `short_answers`), `sources` chooses among search tools, and `tuning` holds every
 threshold, word list and pattern. Tools with structured arguments go to
-`graph.models.structured`; the support measure and its bar are `graph.models.support`.
+`graph.models.structured`; the support and confidence measures and their bars are
+`graph.models.support`.
 """

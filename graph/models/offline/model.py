@@ -10,7 +10,8 @@ decided by the first rule of the rule table that applies (`rules.RULES`):
   hops, the second phrased with the bridge entity the first observation names;
 - the answer is extractive: the retrieved sentence (or chain of two) that best covers the
   question, citing the passages it rests on, with a short answer when one is asked for and
-  sure; below the support bar the policy declines;
+  sure; a short question its passages do not cover is declined, and a weakly covered answer
+  is given (the finish node marks it not confident);
 - with tools that take structured arguments and no search tool, the structured controller
   (`graph.models.structured`) fills the calls from the tools' schemas.
 """

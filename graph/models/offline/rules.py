@@ -4,7 +4,8 @@
 the turn has observed, the tools, the budget left) returning an `Action` or None, and its
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
 0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
-call with no answer when the cited passages' support is below `SUPPORT_BAR`.
+call with no answer when the cited passages' support of a short question is below
+`DECLINE_SUPPORT`.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.sources import ranked
 from graph.models.offline.tuning import (
     COVERED,
+    DECLINE_SUPPORT,
     DEEPER_READ_COVERAGE,
     MAX_UNMATCHED_TERMS,
     ONE_SEARCH_LEFT,
+    SHORT_QUESTION_WORDS,
 )
 from graph.models.offline.turn import (
     Turn,
@@ -33,7 +36,7 @@ from graph.models.offline.turn import (
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
-from graph.models.support import SUPPORT_BAR, support, weights
+from graph.models.support import SUPPORT_BAR, missing_words, question_terms, support, weights
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.finish import FINISH_TOOL
@@ -188,7 +191,7 @@ def read_deeper(turn: Turn) -> Action | None:
 
 
 def answer(turn: Turn, why: str = "answer") -> Action:
-    """Finish with the best-covering sentence(s), or decline below the support bar.
+    """Finish with the best-covering sentence(s), or decline (`declines`).
 
     A two-hop question's answer covers its outer part with the bridge filled in, and cites the
     bridge's passage too (its sentence first when the answer does not name the bridge).
@@ -213,22 +216,44 @@ def answer(turn: Turn, why: str = "answer") -> Action:
         if words(bridge.name)[0] not in words(" ".join(chosen.sentences)):
             shown.insert(0, bridge.sentence)
     by_id = {str(h["id"]): str(h.get("text", "")) for h in turn.hits}
-    value = support(turn.question, [by_id[d] for d in citations if d in by_id], turn.weight)
-    if value < SUPPORT_BAR:
+    cited = [by_id[d] for d in citations if d in by_id]
+    refusal = declines(turn, cited)
+    if refusal:
         return finish(
-            f"{why}: support {value:.2f} < SUPPORT_BAR {SUPPORT_BAR:.2f} for the best sentence "
-            f"(score {chosen.score:.2f}, {', '.join(citations)}); decline",
+            f"{why}: {refusal}; best sentence score {chosen.score:.2f} from "
+            f"{', '.join(citations)}; decline",
             None,
             [],
         )
+    value = support(turn.question, cited, turn.weight)
     short = short_answer(turn.question, kind, chosen.sentences, known, capitalised, chosen.coverage)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
+    bar = ">=" if value >= SUPPORT_BAR else "<"
     return finish(
-        f"{why}: support {value:.2f} >= SUPPORT_BAR {SUPPORT_BAR:.2f}; sentence score "
+        f"{why}: support {value:.2f} {bar} SUPPORT_BAR {SUPPORT_BAR:.2f}; sentence score "
         f"{chosen.score:.2f} from {', '.join(citations)}{said}",
         joined(shown),
         citations,
         short,
+    )
+
+
+def declines(turn: Turn, cited: list[str]) -> str | None:
+    """Why the `cited` passages do not cover the question, or None when they do.
+
+    They do not when the question is short (`SHORT_QUESTION_WORDS`) and their support is below
+    `DECLINE_SUPPORT`; otherwise an answer below `SUPPORT_BAR` is given, and the finish node
+    marks it not confident.
+    """
+    value = support(turn.question, cited, turn.weight)
+    size = len(question_terms(turn.question))
+    if value >= DECLINE_SUPPORT or size > SHORT_QUESTION_WORDS:
+        return None
+    lacking = ", ".join(repr(w) for w in missing_words(turn.question, cited, turn.weight))
+    lacking = lacking or "a word of it (it has none to look for)"
+    return (
+        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f} for {size} question words "
+        f"(<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); no cited passage holds {lacking}"
     )
 
 

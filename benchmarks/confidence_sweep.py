@@ -1,0 +1,168 @@
+"""Sweep the decline and confidence bars on the tune sets, from one run with the decline off.
+
+Every question of every tune set (`benchmarks.answer_quality.TUNE_SETS`) is asked as that
+benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` set to 0 so the
+policy never declines on support, and the finish node's evidence is recorded for each answer:
+its `support`, the answer's own coverage and the best rival sentence's
+(`graph.models.support.Confidence`) and the question's meaningful words. The bars then only
+decide what is declined and what is confident, so each grid point is scored without rerunning:
+
+- the decline grid (`DECLINE_SUPPORT` x `SHORT_QUESTION_WORDS`): per set, right and cited
+  against the baseline (`evals.baselines.quote_baseline`) and the off-corpus questions declined;
+- the confidence grid (`SUPPORT_BAR` x `RIVAL_MARGIN`, with the current decline): per set,
+  wrong but confident (of the answers given) and right confident (of the right answers).
+
+The figures are those of `benchmarks/answer_quality.py` (same definitions); the current values
+are marked with `*`. Usage: python benchmarks/confidence_sweep.py [--sets jinja,click] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import graph.agent.grounding as grounding  # noqa: E402
+import graph.models.offline.rules as rules  # noqa: E402
+from benchmarks.answer_quality import (  # noqa: E402
+    TUNE_SETS,
+    cites_support,
+    is_right,
+    policy_answerer,
+)
+from evals.baselines import quote_baseline  # noqa: E402
+from evals.datasets import load_dataset  # noqa: E402
+from graph.models import support  # noqa: E402
+from graph.models.offline import tuning  # noqa: E402
+
+DECLINE_GRID = ((0.45, 0.5, 0.51, 0.52, 0.55, 0.6), (6, 7, 8, 9, 10, 99))
+CONFIDENCE_GRID = ((0.5, 0.55, 0.6, 0.65, 0.7), (0.05, 0.1, 0.15, 0.2, 1.0))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One question's answer with the decline off, and what the bars are decided on."""
+
+    unanswerable: bool
+    answered: bool
+    computed: bool
+    right: bool
+    right_cited: bool
+    baseline_right_cited: bool
+    words: int
+    evidence: support.Confidence
+
+
+def collect(name: str, limit: int | None) -> list[Row]:
+    """Every question of one set answered with the decline off, with its evidence."""
+    dataset = load_dataset(TUNE_SETS[name])
+    questions = dataset.questions[:limit] if limit else dataset.questions
+    seen: dict[str, support.Confidence] = {}
+    measure = grounding.confidence
+
+    def recording(question: str, *args: Any) -> support.Confidence:
+        seen[question] = measure(question, *args)
+        return seen[question]
+
+    grounding.confidence = recording  # type: ignore[assignment]
+    try:
+        ask = policy_answerer(dataset, 6, 3)
+        rows = []
+        for question in questions:
+            result = ask(question)
+            base = quote_baseline(dataset, question.question)
+            rows.append(
+                Row(
+                    question.unanswerable,
+                    bool(result.get("answer")),
+                    bool(result.get("answer")) and not result.get("citations"),
+                    is_right(question, result) and not question.unanswerable,
+                    is_right(question, result) and cites_support(question, result),
+                    is_right(question, base) and cites_support(question, base),
+                    len(support.question_terms(question.question)),
+                    seen.get(question.question, support.Confidence(0.0, 0.0, 0.0)),
+                )
+            )
+        return rows
+    finally:
+        grounding.confidence = measure
+
+
+def declined(row: Row, bar: float, short: int) -> bool:
+    """Whether the policy declines `row` at these bars (or declined it anyway)."""
+    covered = row.computed or row.evidence.support >= bar or row.words > short
+    return not row.answered or not covered
+
+
+def decline_cell(rows: Sequence[Row], bar: float, short: int) -> str:
+    """Right and cited against the baseline, and off-corpus questions declined."""
+    right = sum(
+        declined(r, bar, short) if r.unanswerable else r.right_cited and not declined(r, bar, short)
+        for r in rows
+    )
+    base = sum(r.baseline_right_cited for r in rows)
+    off = [declined(r, bar, short) for r in rows if r.unanswerable]
+    return f"{(right - base) / len(rows):+.3f}" + (f" {sum(off)}/{len(off)}" if off else "")
+
+
+def confidence_cell(rows: Sequence[Row], bar: float, margin: float) -> str:
+    """Wrong but confident of the answers given / right confident of the right answers."""
+    given = [
+        r for r in rows if not declined(r, tuning.DECLINE_SUPPORT, tuning.SHORT_QUESTION_WORDS)
+    ]
+
+    def sure(r: Row) -> bool:
+        return r.computed or support.is_confident(
+            r.evidence.support, r.evidence.answer, r.evidence.rival, bar, margin
+        )
+
+    wrong = sum(sure(r) and not r.right for r in given) / max(len(given), 1)
+    right = [r for r in given if r.right]
+    return f"{wrong:.2f}/{sum(map(sure, right)) / max(len(right), 1):.2f}"
+
+
+def grid(
+    sets: dict[str, list[Row]],
+    axes: tuple[tuple[float, ...], tuple[float, ...]],
+    current: tuple[float, float],
+    cell: Callable[[Sequence[Row], Any, Any], str],
+) -> str:
+    """One line a grid point: the two values (current ones starred), then each set's cell."""
+    lines = ["| a | b | " + " | ".join(sets) + " |", "|---|---|" + "---|" * len(sets)]
+    for a in axes[0]:
+        for b in axes[1]:
+            star = "*" if (a, b) == current else ""
+            cells = " | ".join(cell(rows, a, b) for rows in sets.values())
+            lines.append(f"| {a}{star} | {b}{star} | {cells} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run each set once with the decline off and print both grids."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", help=f"comma-separated, of: {', '.join(TUNE_SETS)}")
+    parser.add_argument("--limit", type=int, help="only the first N questions of each set")
+    args = parser.parse_args(argv)
+    names = args.sets.split(",") if args.sets else list(TUNE_SETS)
+    if unknown := [n for n in names if n not in TUNE_SETS]:
+        parser.error(f"unknown set {unknown[0]!r}")
+    rules.DECLINE_SUPPORT = 0.0  # the policy answers every question it can
+    sets = {name: collect(name, args.limit) for name in names}
+    rules.DECLINE_SUPPORT = tuning.DECLINE_SUPPORT
+    print(
+        "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"
+    )
+    decline = (tuning.DECLINE_SUPPORT, float(tuning.SHORT_QUESTION_WORDS))
+    print(grid(sets, DECLINE_GRID, decline, decline_cell))
+    print("\nConfidence: a = SUPPORT_BAR, b = RIVAL_MARGIN; wrong+conf / right conf")
+    bars = (support.SUPPORT_BAR, support.RIVAL_MARGIN)
+    print(grid(sets, CONFIDENCE_GRID, bars, confidence_cell))
+
+
+if __name__ == "__main__":
+    main()

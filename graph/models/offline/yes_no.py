@@ -1,0 +1,92 @@
+"""Yes or no, read from the one sentence that states what a yes/no question asks.
+
+The statement is the answer's sentence holding the most of the question's words (a sentence
+opening with a pronoun holds its predecessor's words too); it must miss at most
+`YES_MISSING_SHARE` of them. A negation counts only where it attaches to the question's
+predicate: in the clauses holding the most question words, outside condition clauses ("if
+the stream is not a terminal"), and beyond the negations the question itself holds.
+Otherwise the answer is None rather than a guess: when the question compares ("both",
+"same", "older than") and the sentence does not say so, or when the sentence restricts ("for
+options only") without a negation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from graph.models.offline.reading import words
+from graph.models.offline.statements import clauses, statements
+from graph.models.offline.tuning import (
+    COMPARISON_WORDS,
+    NEGATION_EXCEPTIONS,
+    NEGATIONS,
+    PRONOUN_LEADS,
+    RESTRICTION_WORDS,
+    YES_MISSING_SHARE,
+)
+from graph.models.support import question_terms
+from tools.expand import stem
+
+
+def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
+    """Yes or no from `answer`'s sentences for `question`, or None when unsure."""
+    terms = {stem(t) for t in question_terms(question)}
+    statement = best_statement(answer, terms)
+    if statement is None:
+        return None
+    asked = set(words(question))
+    if any(w in asked and w not in set(words(statement)) for w in COMPARISON_WORDS):
+        return None  # a comparison the sentence does not state ("both", "same", "than")
+    said, held = negations(statement, terms), negations(question, terms)
+    if said > held:
+        return "no"
+    if said < held:
+        return None  # "is X not Y?" met by "X is Y": unsure which way the question leans
+    if restricts(statement, terms, asked):
+        return None  # "supported for options only" says no to "arguments" without a "not"
+    return "yes"
+
+
+def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
+    """The sentence holding the most question words, if it misses few enough of them."""
+    pieces = statements(answer)
+    best, best_missing = None, len(terms) + 1
+    for i, piece in enumerate(pieces):
+        held = {stem(w) for w in words(piece)}
+        if i and (words(piece) or [""])[0] in PRONOUN_LEADS:
+            held |= {stem(w) for w in words(pieces[i - 1])}
+        missing = len(terms - held)
+        if missing < best_missing:
+            best, best_missing = piece, missing
+    if best is None or not terms or best_missing > YES_MISSING_SHARE * len(terms):
+        return None
+    return best
+
+
+def main_clauses(text: str, terms: set[str]) -> list[list[str]]:
+    """The clauses of `text` holding the most question words (none when none holds one)."""
+    found = clauses(text)
+    held = [sum(stem(w) in terms for w in tokens) for tokens in found]
+    top = max(held, default=0)
+    return [tokens for tokens, n in zip(found, held, strict=True) if top and n == top]
+
+
+def negations(text: str, terms: set[str]) -> int:
+    """Negations in the clauses of `text` that hold the most question words."""
+    count = 0
+    for tokens in main_clauses(text, terms):
+        pairs = [" ".join(tokens[i : i + 2]) for i in range(len(tokens))]
+        count += sum(
+            w in NEGATIONS and pair not in NEGATION_EXCEPTIONS
+            for w, pair in zip(tokens, pairs, strict=True)
+        )
+    return count
+
+
+def restricts(text: str, terms: set[str], asked: set[str]) -> bool:
+    """Whether a main clause limits its statement ("only", "except") unlike the question."""
+    return any(
+        w in RESTRICTION_WORDS and w not in asked and f"{before} {w}" not in NEGATION_EXCEPTIONS
+        for tokens in main_clauses(text, terms)
+        for before, w in zip(["", *tokens], tokens, strict=False)
+    )

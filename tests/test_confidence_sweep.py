@@ -1,0 +1,36 @@
+"""The bar sweep's scoring (`benchmarks/confidence_sweep.py`), on made-up rows."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from confidence_sweep import Row, confidence_cell, decline_cell, declined  # noqa: E402
+
+from graph.models.support import Confidence
+
+
+def row(
+    support: float, *, words: int = 4, right: bool = False, off: bool = False, rival: float = 0.0
+) -> Row:
+    """A question answered with the decline off: its evidence and how it was scored."""
+    return Row(off, True, False, right, right, False, words, Confidence(support, support, rival))
+
+
+def test_a_short_weakly_covered_question_is_declined_and_a_long_one_answered() -> None:
+    assert declined(row(0.4), 0.51, 8) and not declined(row(0.4, words=9), 0.51, 8)
+    assert not declined(row(0.6), 0.51, 8)
+
+
+def test_the_decline_cell_scores_right_and_cited_and_the_off_corpus_declines() -> None:
+    rows = [row(0.9, right=True), row(0.3, off=True), row(0.3, right=True)]
+    # right: the covered answer and the declined off-corpus question; the baseline none
+    assert decline_cell(rows, 0.51, 8) == "+0.667 1/1"
+
+
+def test_the_confidence_cell_scores_wrong_confident_and_right_confident() -> None:
+    rows = [row(0.9, right=True), row(0.9), row(0.8, right=True, rival=1.0), row(0.55)]
+    # given: all four; wrong and confident: the second; right and confident: one of two
+    assert confidence_cell(rows, 0.6, 0.1) == "0.25/0.50"

@@ -1,0 +1,103 @@
+"""A yes or no is read from the sentence that states what was asked, its negation where it
+attaches to the question's predicate; unsure gives None. Made-up passages only."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.models.offline.short_answers import short_answer
+from graph.models.offline.yes_no import yes_or_no
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "said"),
+    [
+        ("Is Linux supported by Tern?", ["Linux is supported by Tern."], "yes"),
+        ("Is Windows supported by Tern?", ["Windows isn't supported by Tern."], "no"),
+        ("Is Windows supported by Tern?", ["Windows is not supported by Tern."], "no"),
+        # the negation sits in the condition, which the question holds too
+        (
+            "Does the Pellam pump stop when the tank is not full?",
+            ["The Pellam pump stops automatically if the tank is not connected or not full."],
+            "yes",
+        ),
+        # a condition the question does not hold: its negation is still no "no"
+        (
+            "Does the Pellam pump stop on its own?",
+            ["The Pellam pump stops on its own unless the valve is not closed."],
+            "yes",
+        ),
+        # "including" states a yes; the subject said again in a later sentence of the passage
+        (
+            "Does Vantor support Linux?",
+            ["Vantor is a reader. Vantor supports every desktop system including Linux."],
+            "yes",
+        ),
+        # the statement's subject is a pronoun continuing the sentence before
+        (
+            "Does the Tallis reader export notes to plain text?",
+            ["The Tallis reader is a small app.", "It exports notes to plain text."],
+            "yes",
+        ),
+        (
+            "Does the old exporter still run on Quill?",
+            ["The old exporter no longer runs on Quill."],
+            "no",
+        ),
+        # a negation in another clause, about something the question does not ask
+        (
+            "Does the Rowan client support Linux?",
+            ["The Rowan client supports Linux, but there is no installer for Quill."],
+            "yes",
+        ),
+        (
+            "Does the Harl ferry carry bicycles?",
+            ["The Harl ferry not only carries cars but also bicycles."],
+            "yes",
+        ),
+        (
+            "Is the Orrin kettle not safe in a dishwasher?",
+            ["The Orrin kettle is not safe in a dishwasher."],
+            "yes",
+        ),
+    ],
+)
+def test_yes_or_no_reads_the_negation_of_the_statement(
+    question: str, answer: list[str], said: str
+) -> None:
+    assert yes_or_no(question, answer) == said
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a restriction says no to what is asked without a negation: unsure
+        ("Are refunds offered for opened items?", ["Refunds are offered for unopened items only."]),
+        # a comparison of two entities no single sentence states
+        (
+            "Are Ida Marr and Tomas Quell both architects?",
+            ["Ida Marr is an architect from Oslo.", "Tomas Quell is an architect from Bergen."],
+        ),
+        (
+            "Is the Lantern Bridge older than the Harl Bridge?",
+            ["The Lantern Bridge opened in 1931."],
+        ),
+        # the sentence lacks most of what the question asks
+        (
+            "Are hidden commands shown in shell completion suggestions?",
+            ["Hidden commands are not shown."],
+        ),
+        # the question holds a negation the sentence does not: which way it leans is unclear
+        (
+            "Is the Orrin kettle not safe in a dishwasher?",
+            ["The Orrin kettle is safe in a dishwasher."],
+        ),
+    ],
+)
+def test_unsure_gives_no_yes_or_no(question: str, answer: list[str]) -> None:
+    assert yes_or_no(question, answer) is None
+
+
+def test_the_short_answer_of_a_yes_no_question_is_the_reading() -> None:
+    said = ["Windows isn't supported by Tern."]
+    assert short_answer("Is Windows supported by Tern?", "yesno", said, "", set(), 1.0) == "no"

@@ -214,3 +214,28 @@ def test_so_that_joins_clauses_and_names_no_bridge() -> None:
     assert split_relative_clause("Which flag is set such that the build stops?") is None
     hop = split_relative_clause("Who leads the team that owns the Zephyr service?")
     assert hop is not None and hop.head == "team"
+
+
+def test_each_sentence_of_a_pair_brings_a_question_word_or_the_kind_asked_for() -> None:
+    asked = "Which company builds the charging docks in the office where the Kestrel team sits?"
+    question = "Which company builds the charging docks in the Lyon office?"  # the bridge in
+    hits = [
+        {"id": "t1", "text": "The Kestrel team is led by Ana Moreno and sits in the Lyon office."},
+        {"id": "t2", "text": "Robots in the Lyon office charge at docks built by Voltmark."},
+    ]
+    for hit, score in zip(hits, (3.0, 1.0), strict=True):
+        hit["score"] = score  # the bridge's passage ranks first: its rank must not carry it in
+    answer = compose_answer(scorer(question, "name", asked), hits)
+    assert answer is not None and answer.text == hits[1]["text"] and answer.citations == ["t2"]
+
+
+def test_a_sentence_opening_with_a_pronoun_is_about_what_the_one_before_names() -> None:
+    text = (
+        "Token cards are sold at the tour desk from 10 to 200 euros. They never expire and can be "
+        "spent in the shop and the cafe, but not on tour tickets."
+    )
+    answer = compose_answer(
+        scorer("Can token cards be spent on tour tickets?", "yesno"),
+        [{"id": "s1", "text": text, "score": 2.0}],
+    )
+    assert answer is not None and answer.text.startswith("They never expire")

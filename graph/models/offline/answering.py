@@ -4,13 +4,15 @@ Every sentence of every retrieved passage (markup removed, orders dropped) is sc
 question's idf weight it holds (`SENTENCE_SHARE`) and its passage holds (the rest), the
 weight its densest stretch of `WINDOW` words holds, the proximity of the matched words,
 whether it holds a candidate of the kind asked for, the weight the sentence before it adds
-(`NEIGHBOUR_WEIGHT`: "Its main seminary, ..." continues the sentence naming the subject), and
-its passage's place in the searches' rankings (`RANK_WEIGHT`; only for searches that score
-their hits, so results a remote search returns without scores are ranked by the policy's own
-term weighting alone, in any order). A second sentence joins the best ones when it shares a
-name with them (a two-hop chain: "Acme was acquired by Globex." + "Globex earbuds carry a
-2-year warranty.") or follows them in the same passage, and adds more than `PAIR_COST`. A
-sentence ending in ":" carries the code block it introduces, as written.
+(`NEIGHBOUR_WEIGHT`, or `ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main seminary,
+..." continues the sentence naming the subject), and its passage's place in the searches'
+rankings (`RANK_WEIGHT`; only for searches that score their hits, so results a remote search
+returns without scores are ranked by the policy's own term weighting alone, in any order). A
+second sentence joins the best ones when it shares a name with them (a two-hop chain: "Acme
+was acquired by Globex." + "Globex earbuds carry a 2-year warranty.") or follows them in the
+same passage, each brings a question word or the kind asked for that the other lacks, and the
+pair adds more than `PAIR_COST`. A sentence ending in ":" carries the code block it
+introduces, as written.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from graph.models.actions import Hit
 from graph.models.offline.reading import names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
 from graph.models.offline.tuning import (
+    ANAPHOR_WEIGHT,
+    ANAPHORS,
     KIND_WEIGHT,
     LINK_WEIGHT,
     NEIGHBOUR_WEIGHT,
@@ -199,7 +203,8 @@ def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
     if scorer.asked_text == scorer.question:
         return best
     other = compose(scorer.whole(), hits)
-    if other is not None and (best is None or other.score > best.score):
+    alone = other is not None and len(other.sentences) == 1
+    if other is not None and alone and (best is None or other.score > best.score):
         return replace(other, whole=True)
     return best
 
@@ -222,6 +227,8 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
         for second in singles:
             if second is first or not linked(first, second, scorer):
                 continue
+            if not (adds(scorer, first, second) and adds(scorer, second, first)):
+                continue
             pair = sorted((first, second), key=lambda s: (s.passage, s.position))
             docs = list(dict.fromkeys(s.doc_id for s in pair))
             value = (
@@ -241,13 +248,26 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
     )
 
 
+def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
+    """Whether `one` brings a pair something `other` lacks.
+
+    That is a question word or a candidate of the kind asked for: a sentence adding neither
+    would only ride on the other's score (its rank, its proximity).
+    """
+    if scorer.added(one.text, other.text) > 0:
+        return True
+    return scorer.has_kind(one.text) and not scorer.has_kind(other.text)
+
+
 def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
     """What a sentence's place adds to its score.
 
     Its passage's rank, and the weight the sentence before it in its passage adds to it (that
     one often names the subject the sentence goes on about).
     """
-    return RANK_WEIGHT * sentence.rank + NEIGHBOUR_WEIGHT * scorer.added(previous, sentence.text)
+    lead = (words(sentence.text) or [""])[0]
+    share = ANAPHOR_WEIGHT if lead in ANAPHORS else NEIGHBOUR_WEIGHT
+    return RANK_WEIGHT * sentence.rank + share * scorer.added(previous, sentence.text)
 
 
 def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:

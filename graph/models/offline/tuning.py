@@ -154,6 +154,14 @@ NEIGHBOUR_WEIGHT = 0.2
 """Weight of the question's weight the sentence before a sentence adds to it: a sentence often
 goes on about the subject its predecessor names ("Its main seminary, ...")."""
 
+ANAPHORS = frozenset("it its they their them this these those he she his her such".split())
+"""Words that, opening a sentence, point back at what the sentence before names ("They never
+expire and can be spent in the shop": they are the gift cards)."""
+
+ANAPHOR_WEIGHT = 0.5
+"""`NEIGHBOUR_WEIGHT` for a sentence opening with one of `ANAPHORS`: its predecessor's words
+are nearly its own."""
+
 # --- short answers --------------------------------------------------------------------------
 
 LEADING_CLAUSE_RE = re.compile(

@@ -2,28 +2,40 @@
 
 Every sentence of every retrieved passage (markup removed, orders dropped) is scored by the
 question's idf weight it holds (`SENTENCE_SHARE`) and its passage holds (the rest), the
-proximity of the matched words, and whether it holds a candidate of the kind asked for. A
+weight its densest stretch of `WINDOW` words holds, the proximity of the matched words,
+whether it holds a candidate of the kind asked for, the weight the sentence before it adds
+(`NEIGHBOUR_WEIGHT`, or `ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main seminary,
+..." continues the sentence naming the subject), and its passage's place in the searches'
+rankings (`RANK_WEIGHT`; only for searches that score their hits, so results a remote search
+returns without scores are ranked by the policy's own term weighting alone, in any order). A
 second sentence joins the best ones when it shares a name with them (a two-hop chain: "Acme
 was acquired by Globex." + "Globex earbuds carry a 2-year warranty.") or follows them in the
-same passage, and adds more than `PAIR_COST`. Retrieval order only breaks ties, so results a
-remote search returns without scores are ranked with the same term weighting as local ones.
+same passage, each brings a question word or the kind asked for that the other lacks, and the
+pair adds more than `PAIR_COST`. A sentence ending in ":" carries the code block it
+introduces, as written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph.models.actions import Hit
-from graph.models.offline.reading import names, statements, words
+from graph.models.offline.reading import names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
 from graph.models.offline.tuning import (
+    ANAPHOR_WEIGHT,
+    ANAPHORS,
     KIND_WEIGHT,
     LINK_WEIGHT,
+    NEIGHBOUR_WEIGHT,
     PAIR_COST,
     PAIRED,
     PROXIMITY_WEIGHT,
+    RANK_WEIGHT,
     SENTENCE_SHARE,
+    WINDOW,
+    WINDOW_WEIGHT,
 )
 from graph.models.support import weights
 from tools.expand import stem
@@ -39,6 +51,15 @@ class Sentence:
     """The passage's first-seen order in the turn."""
     position: int
     """The sentence's order in its passage."""
+    code: str = ""
+    """The code block the sentence introduces (`reading.Statement.code`)."""
+    rank: float = 0.0
+    """Its passage's place in the rankings: 1 / (1 + passages seen before it), 0 unscored."""
+
+    @property
+    def shown(self) -> str:
+        """The sentence as the answer shows it: with the code block it introduces."""
+        return f"{self.text}\n\n{self.code}" if self.code else self.text
 
 
 @dataclass(frozen=True)
@@ -50,11 +71,21 @@ class Answer:
     score: float
     coverage: float
     """Share of the question's weight the sentences themselves hold."""
+    shown: list[str] | None = None
+    """The sentences as the answer shows them (each with the code it introduces)."""
+    whole: bool = False
+    """Whether the sentences cover the question as asked rather than a two-hop reading of it
+    (its bridge then needs no citing)."""
 
     @property
     def text(self) -> str:
         """The answer as the passages write it."""
-        return " ".join(self.sentences)
+        return joined(self.shown or self.sentences)
+
+
+def joined(pieces: Sequence[str]) -> str:
+    """Sentences as one answer: a space apart, or a blank line when one carries code."""
+    return ("\n\n" if any("\n" in p for p in pieces) else " ").join(pieces)
 
 
 class Scorer:
@@ -75,6 +106,8 @@ class Scorer:
         (its names never link a chain).
         """
         self.weight = weight
+        self.known = known
+        self.asked_text = asked or question
         self.table = {stem(t): w for t, w in weights(question, weight).items()}
         self.total = sum(self.table.values()) or 1.0
         self.kind = kind
@@ -83,10 +116,24 @@ class Scorer:
         self.capitalised = capitalised
         self.question = question
 
+    def whole(self) -> Scorer:
+        """The same scoring against the question as asked (a two-hop one's clause kept)."""
+        return Scorer(self.asked_text, self.kind, self.weight, self.known, self.capitalised)
+
     def coverage(self, text: str) -> float:
         """The share of the question's weight whose words `text` holds."""
         have = {stem(t) for t in words(text)}
         return sum(w for s, w in self.table.items() if s in have) / self.total
+
+    def window(self, text: str) -> float:
+        """The share of the question's weight the densest `WINDOW` words of `text` hold."""
+        stems_at = ((i, stem(t)) for i, t in enumerate(words(text)))
+        at = [(i, s) for i, s in stems_at if s in self.table]
+        best = 0.0
+        for first, (start, _) in enumerate(at):
+            held = {s for i, s in at[first:] if i < start + WINDOW}
+            best = max(best, sum(self.table[s] for s in held) / self.total)
+        return best
 
     def proximity(self, text: str) -> float:
         """Matched question words over the span they take (0 with fewer than two)."""
@@ -105,13 +152,24 @@ class Scorer:
         return (
             SENTENCE_SHARE * self.coverage(joined)
             + (1 - SENTENCE_SHARE) * self.coverage(" ".join(passages))
+            + WINDOW_WEIGHT * max(self.window(t) for t in texts)
             + PROXIMITY_WEIGHT * max(self.proximity(t) for t in texts)
             + KIND_WEIGHT * any(self.has_kind(t) for t in texts)
         )
 
+    def added(self, text: str, to: str) -> float:
+        """The share of the question's weight `text` holds that `to` lacks."""
+        have = {stem(t) for t in words(to)}
+        extra = {stem(t) for t in words(text)} - have
+        return sum(w for s, w in self.table.items() if s in extra) / self.total
+
 
 def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, str]]:
-    """Every statement of every distinct passage, and each passage's text, by id."""
+    """Every statement of every distinct passage, and each passage's text, by id.
+
+    A passage's `Sentence.rank` is 1 / (1 + the passages first seen before it) when the hit
+    carries a retrieval score, else 0: an unscored hit's place says nothing.
+    """
     found: list[Sentence] = []
     texts: dict[str, str] = {}
     for hit in hits:
@@ -120,32 +178,64 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
             continue
         texts[doc_id] = str(hit.get("text", ""))
         title = str(hit.get("title") or "").strip().rstrip(".")
-        for position, text in enumerate(statements(texts[doc_id])):
-            if text.rstrip(".").strip() != title:
-                found.append(Sentence(text, doc_id, len(texts) - 1, position))
+        order = len(texts) - 1
+        rank = 1 / (1 + order) if scored(hit) else 0.0
+        for position, said in enumerate(statements_with_code(texts[doc_id])):
+            if said.text.rstrip(".").strip() != title:
+                found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
 
 
+def scored(hit: Hit) -> bool:
+    """Whether the search scored `hit` (a positive retrieval score)."""
+    value = hit.get("score")
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
 def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
-    """The best-covering sentence, or chain of two, among `hits`; None when none matches."""
+    """The best-covering sentence, or chain of two, among `hits`; None when none matches.
+
+    A two-hop question's outer part with the bridge filled in is one reading of it; the
+    question as asked is the other, and the better-scoring answer wins (a sentence answering
+    the whole question needs no chain, and a wrong bridge misleads the outer reading).
+    """
+    best = compose(scorer, hits)
+    if scorer.asked_text == scorer.question:
+        return best
+    other = compose(scorer.whole(), hits)
+    alone = other is not None and len(other.sentences) == 1
+    if other is not None and alone and (best is None or other.score > best.score):
+        return replace(other, whole=True)
+    return best
+
+
+def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
+    """The best-covering sentence, or chain of two, for one reading of the question."""
     found, texts = retrieved_sentences(hits)
     singles = [s for s in found if scorer.coverage(s.text) > 0]
     if not singles:
         return None
-    ranked = sorted(
-        singles,
-        key=lambda s: (-scorer.score([s.text], [texts[s.doc_id]]), s.passage, s.position),
-    )
+    before = {(s.doc_id, s.position + 1): s.text for s in found}
+    extra = {id(s): bonus(scorer, s, before.get((s.doc_id, s.position), "")) for s in singles}
+    alone = {id(s): bonus(scorer, s, "") for s in singles}
+    values = {id(s): scorer.score([s.text], [texts[s.doc_id]]) + extra[id(s)] for s in singles}
+    ranked = sorted(singles, key=lambda s: (-values[id(s)], s.passage, s.position))
     best = ranked[0]
-    best_score = scorer.score([best.text], [texts[best.doc_id]])
+    best_score = values[id(best)]
     chosen: list[Sentence] = [best]
     for first in ranked[:PAIRED]:
         for second in singles:
             if second is first or not linked(first, second, scorer):
                 continue
+            if not (adds(scorer, first, second) and adds(scorer, second, first)):
+                continue
             pair = sorted((first, second), key=lambda s: (s.passage, s.position))
             docs = list(dict.fromkeys(s.doc_id for s in pair))
-            value = scorer.score([s.text for s in pair], [texts[d] for d in docs]) - PAIR_COST
+            value = (
+                scorer.score([s.text for s in pair], [texts[d] for d in docs])
+                + max(extra[id(s)] if i == 0 else alone[id(s)] for i, s in enumerate(pair))
+                - PAIR_COST
+            )
             if value > best_score:
                 best_score, chosen = value, pair
     sentences = [s.text for s in chosen]
@@ -154,7 +244,30 @@ def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
         citations=list(dict.fromkeys(s.doc_id for s in chosen)),
         score=best_score,
         coverage=scorer.coverage(" ".join(sentences)),
+        shown=[s.shown for s in chosen],
     )
+
+
+def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
+    """Whether `one` brings a pair something `other` lacks.
+
+    That is a question word or a candidate of the kind asked for: a sentence adding neither
+    would only ride on the other's score (its rank, its proximity).
+    """
+    if scorer.added(one.text, other.text) > 0:
+        return True
+    return scorer.has_kind(one.text) and not scorer.has_kind(other.text)
+
+
+def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
+    """What a sentence's place adds to its score.
+
+    Its passage's rank, and the weight the sentence before it in its passage adds to it (that
+    one often names the subject the sentence goes on about).
+    """
+    lead = (words(sentence.text) or [""])[0]
+    share = ANAPHOR_WEIGHT if lead in ANAPHORS else NEIGHBOUR_WEIGHT
+    return RANK_WEIGHT * sentence.rank + share * scorer.added(previous, sentence.text)
 
 
 def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
@@ -164,7 +277,7 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
     name that is new to the question.
     """
     if first.doc_id == second.doc_id:
-        return abs(first.position - second.position) == 1
+        return abs(first.position - second.position) == 1 and scorer.kind != "yesno"
     shared = name_words(first.text, scorer) & name_words(second.text, scorer)
     top = max(scorer.table.values(), default=1.0)
     return any(scorer.weight(w) >= LINK_WEIGHT * top for w in shared)

@@ -71,7 +71,12 @@ def addresses_machine(sentence: str) -> bool:
 
 
 def obliges_reader(sentence: str) -> bool:
-    """The reader told about the conversation ("you must cite"), or a passive order to answer."""
+    """The reader told about the conversation ("you must cite"), or a passive order to answer.
+
+    A "you" sentence obliges only when it names the reply itself (`REPLY_WORDS`): documentation
+    saying what the reader can do ("you can print to standard error", "if you want to write
+    your own loader") is not an order.
+    """
     tokens = words(sentence)
     if any(w in SECOND_PERSON for w in tokens) and any(w in REPLY_WORDS for w in tokens):
         return True  # "you must cite ...", "your answer ...", "you are now ... reply ..."

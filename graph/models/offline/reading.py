@@ -66,8 +66,38 @@ def statements(text: str) -> list[str]:
     Retrieved text is data: a sentence that addresses the reader or gives it orders
     (`graph.models.offline.directives.is_directive`) is never used as an answer or a bridge.
     """
-    prose = CODE_FENCE_RE.sub("\n\n", text)
-    return [s for s in sentences(plain(prose)) if not is_directive(s)]
+    return [s.text for s in statements_with_code(text)]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence of a passage, and the code block it introduces."""
+
+    text: str
+    """The sentence, markup removed."""
+    code: str = ""
+    """The fenced code block right after a sentence ending in ":", as written ("" for none)."""
+
+
+def statements_with_code(text: str) -> list[Statement]:
+    """Like `statements`, each sentence with the code block it introduces.
+
+    Code is never a sentence and never runs into the prose around it; a sentence ending in ":"
+    followed at once by a fenced block ("... on the loop object:" + the example) keeps it.
+    """
+    found: list[Statement] = []
+    start = 0
+    for fence in [*CODE_FENCE_RE.finditer(text), None]:
+        end = fence.start() if fence else len(text)
+        prose = [s for s in sentences(plain(text[start:end])) if not is_directive(s)]
+        found.extend(Statement(s) for s in prose)
+        if fence is None:
+            break
+        last = found[-1] if found else None
+        if prose and last is not None and last.text.endswith(":") and not last.code:
+            found[-1] = Statement(last.text, fence.group(0).strip())
+        start = fence.end()
+    return found
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from graph.models.actions import Action, Observation
-from graph.models.offline.answering import Answer, Scorer, compose_answer
+from graph.models.offline.answering import Answer, Scorer, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.short_answers import question_kind, short_answer
@@ -191,11 +191,11 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     chosen: Answer | None = compose_answer(scorer, turn.hits)
     if chosen is None:
         return finish(f"{why}: no retrieved sentence holds a question word; decline", None, [])
-    sentences, citations = list(chosen.sentences), list(chosen.citations)
-    if bridge is not None and bridge.doc_id not in citations:
+    shown, citations = list(chosen.shown or chosen.sentences), list(chosen.citations)
+    if bridge is not None and bridge.doc_id not in citations and not chosen.whole:
         citations.insert(0, bridge.doc_id)
-        if words(bridge.name)[0] not in words(" ".join(sentences)):
-            sentences.insert(0, bridge.sentence)
+        if words(bridge.name)[0] not in words(" ".join(chosen.sentences)):
+            shown.insert(0, bridge.sentence)
     by_id = {str(h["id"]): str(h.get("text", "")) for h in turn.hits}
     cited = [by_id[d] for d in citations if d in by_id]
     refusal = declines(turn, cited)
@@ -213,7 +213,7 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     return finish(
         f"{why}: support {value:.2f} {bar} SUPPORT_BAR {SUPPORT_BAR:.2f}; sentence score "
         f"{chosen.score:.2f} from {', '.join(citations)}{said}",
-        " ".join(sentences),
+        joined(shown),
         citations,
         short,
     )

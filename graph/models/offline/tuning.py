@@ -42,7 +42,7 @@ SPEECH_ACTS = frozenset(
 
 REPLY_WORDS = frozenset(
     "answer answers answered answering respond responds responded reply replies replied cite "
-    "cited instructions instruction obey pretend disregard".split()
+    "cited instructions instruction obey pretend disregard ignore forget say says".split()
 )
 """The speech acts about the reply itself: with "you" they order the answerer ("you must cite
 k42"). Documentation tells its reader to write, print, output and quote all the time ("you can
@@ -114,9 +114,11 @@ KIND_WEIGHT = 0.25
 """Bonus for a sentence holding a candidate of the kind asked for (a person for "who", a
 duration for "how long") that the question does not name."""
 
-PAIR_COST = 0.15
+PAIR_COST = 0.1
 """What a second sentence must add to the score to join the first: a two-hop chain, linked by
-a name both sentences hold."""
+a name both sentences hold, or the next sentence of the passage. 0.1 against 0.15 and 0.05,
+with the window, rank and neighbour terms: the best on the documentation sets, squad,
+hotpotqa-dev-tune and codes_tune at once."""
 
 LINK_WEIGHT = 0.0
 """Weight a name word two passages share must have, over the question's heaviest word, to link
@@ -126,6 +128,34 @@ and squad but cost hotpotqa-dev-tune 0.02 of contains, so every shared name word
 PAIRED = 10
 """How many of the best single sentences are tried with a second one: a chain's first sentence
 is always among the best (it covers the part of the question the second lacks)."""
+
+# --- the answer sentence: where it stands and what is near it (issue 19, item 1) ------------
+
+WINDOW = 10
+"""Words in the stretch of a sentence whose question weight `WINDOW_WEIGHT` counts: about a
+clause, so a sentence naming the question's words together beats one scattering them."""
+
+WINDOW_WEIGHT = 0.4
+"""Weight of the share of the question's weight the densest `WINDOW` words of a sentence hold."""
+
+RANK_WEIGHT = 0.2
+"""Bonus for a passage's place in the searches' rankings, 1 / (1 + passages seen before it):
+the search's own ranking (its length normalisation, its fields) knows which passage is about
+the question better than word counts alone. Only for hits the search scored."""
+
+NEIGHBOUR_WEIGHT = 0.1
+"""Weight of the question's weight the sentence before a sentence adds to it: a sentence often
+goes on about the subject its predecessor names. 0.1 against 0.2 and 0.3: one more answer on
+squad and on hotpotqa-dev-tune, the rest unchanged."""
+
+ANAPHORS = frozenset("it its they their them this these those he she his her such".split())
+"""Words that, opening a sentence, point back at what the sentence before names ("They never
+expire and can be spent in the shop": they are the gift cards)."""
+
+ANAPHOR_WEIGHT = 0.5
+"""`NEIGHBOUR_WEIGHT` for a sentence opening with one of `ANAPHORS` ("Its main seminary, ..."):
+its predecessor's words are half its own. 0.5 and 0.7 against 0.3: one more right answer on
+the pages set, the rest unchanged (0.8 loses hotpotqa-dev-tune answers)."""
 
 # --- short answers --------------------------------------------------------------------------
 
@@ -516,12 +546,18 @@ PLACE_LEADS = frozenset("in at from near".split())
 WORD_RE = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the BM25 tokenizer's)."""
 
-SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*])|\n\s*\n")
-"""A sentence boundary: ., ! or ? before a capital or digit, or a blank line."""
+SENTENCE_RE = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][)\]\"'”’]))\s+(?=[A-Z0-9\"'(`*“‘])|(?<=[^.]\.)\s+(?=[a-z_])"
+    r"|\n\s*\n"
+)
+"""A sentence boundary: ., ! or ? (or one closing a bracket or a quote: "(... the block.)")
+before a capital or digit, a full stop (not an ellipsis) before a lowercase word
+(documentation starts sentences with identifiers: "... Data Classes. attrs supports PyPy."),
+or a blank line."""
 
 ABBREVIATION_RE = re.compile(
     r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
-    r"Co|Corp|Bros|No|vs|v|ca|approx|e\.g|i\.e|etc)\.$"
+    r"Co|Corp|Bros|No|vs|v|ca|approx|e\.g|i\.e|eg|ie|cf|al|etc)\.$"
 )
 """A piece ending like "St.", "Dr." or "J.": an abbreviation or an initial, not an end."""
 
@@ -562,12 +598,14 @@ INLINE_MARKUP = (
 """Inline reST and Markdown markup and what is kept of it: an answer is the text as read."""
 
 RELATIVE_RE = re.compile(
-    r"\b(?P<np>(?:the|a|an)\s+(?:(?!(?:the|a|an)\s)[\w-]+\s+){0,3}?(?P<head>[\w-]+))\s+"
+    r"\b(?P<np>(?:the|a|an)\s+(?:(?!(?:the|a|an)\s)[\w-]+\s+){0,3}?"
+    r"(?P<head>(?!(?:so|such|now|provided|given)\s+that\b)[\w-]+))\s+"
     r"(?P<rel>that|which|who|whom|where|whose)\s+(?P<rest>[^?!.]+)",
     re.I,
 )
 """A relative clause ("the team that owns X"): the question is answered in two hops. Keeps
-the notes and seed runs at 1.0 and raises hotpotqa-dev-tune's retrieval recall."""
+the notes and seed runs at 1.0 and raises hotpotqa-dev-tune's retrieval recall. "so that",
+"such that", "now that", "provided that" and "given that" join clauses: no noun heads them."""
 
 # --- arithmetic ------------------------------------------------------------------------------
 

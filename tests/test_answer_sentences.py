@@ -1,0 +1,241 @@
+"""The answer sentence (issue 19, item 1): which sentence of which retrieved passage answers.
+
+Made-up passages only: code a sentence introduces, sentences that start with an identifier,
+where a passage stands in the rankings, the sentence before a sentence, yes/no answers kept to
+one statement, and a two-hop reading that does not fit the question.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corpora import Corpus, Passage
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from graph.models.offline.answering import (
+    Scorer,
+    bonus,
+    compose_answer,
+    joined,
+    retrieved_sentences,
+)
+from graph.models.offline.reading import sentences, split_relative_clause, statements_with_code
+from tools.finish import finish
+from tools.search import make_search_tool
+
+FENCE = "```"
+
+
+def flat(term: str) -> float:
+    """Every word weighs the same."""
+    return 1.0
+
+
+def scorer(question: str, kind: str | None = None, asked: str = "") -> Scorer:
+    return Scorer(question, kind, flat, question, set(), asked)
+
+
+def run(question: str, passages: dict[str, str]) -> dict[str, Any]:
+    """The policy over one made-up corpus; the final state."""
+    corpus = Corpus("kb", tuple(Passage(id=i, text=t) for i, t in passages.items()))
+    graph = build_agent(tools=[make_search_tool(corpus), finish])
+    *_, state = graph.stream(
+        {"question": question}, run_config(6), context=Context(), stream_mode="values"
+    )
+    return state
+
+
+# --- code a sentence introduces -----------------------------------------------------------------
+
+LOOPS = (
+    "Loops can number their rows. To alternate classes, call the cycle helper on the loop:\n\n"
+    f"{FENCE}\n{{{{ loop.cycle('odd', 'even') }}}}\n{FENCE}\n\n"
+    "The helper takes any number of strings.\n\n"
+    f"{FENCE}\nplain = True\n{FENCE}"
+)
+
+
+def test_a_sentence_ending_in_a_colon_carries_the_code_block_after_it() -> None:
+    found = statements_with_code(LOOPS)
+    assert [s.text for s in found] == [
+        "Loops can number their rows.",
+        "To alternate classes, call the cycle helper on the loop:",
+        "The helper takes any number of strings.",
+    ]
+    assert found[1].code == f"{FENCE}\n{{{{ loop.cycle('odd', 'even') }}}}\n{FENCE}"
+    assert found[0].code == found[2].code == ""  # a block after a full stop is not introduced
+
+
+def test_the_answer_shows_the_code_its_sentence_introduces_as_written() -> None:
+    hit = {"id": "loops.md", "text": LOOPS, "score": 2.0}
+    answer = compose_answer(scorer("How do you alternate classes with the cycle helper?"), [hit])
+    assert answer is not None
+    assert answer.sentences == ["To alternate classes, call the cycle helper on the loop:"]
+    assert answer.text == (
+        "To alternate classes, call the cycle helper on the loop:\n\n"
+        f"{FENCE}\n{{{{ loop.cycle('odd', 'even') }}}}\n{FENCE}"
+    )
+
+
+def test_sentences_with_code_are_a_blank_line_apart_and_prose_a_space() -> None:
+    assert joined(["One.", "Two."]) == "One. Two."
+    assert joined(["Run this:\n\n```\nx\n```", "Done."]) == "Run this:\n\n```\nx\n```\n\nDone."
+
+
+def test_an_answer_sentence_found_by_the_policy_keeps_its_code() -> None:
+    state = run(
+        "How do you print to standard error with echo?",
+        {
+            "echo.md": "The echo helper writes a line and flushes it. You can also print to "
+            f"standard error by passing err=True:\n\n{FENCE}\necho('hi', err=True)\n{FENCE}",
+            "style.md": "The style helper colours text. Colours are dropped on plain pipes.",
+            "pager.md": "The pager helper pages long output through less.",
+            "exit.md": "A command exits with code 0 when it returns.",
+            "args.md": "Arguments are positional and required by default.",
+        },
+    )
+    assert "err=True:\n\n```\necho('hi', err=True)\n```" in state["answer"]
+    assert state["citations"] == ["echo.md"]
+
+
+# --- sentences ----------------------------------------------------------------------------------
+
+
+def test_a_sentence_may_start_with_a_lowercase_identifier() -> None:
+    text = (
+        "Users miss it most in plain classes. frobnik supports every interpreter (e.g. pypy "
+        "and others). It says... nothing more. Done."
+    )
+    assert sentences(text) == [
+        "Users miss it most in plain classes.",
+        "frobnik supports every interpreter (e.g. pypy and others).",
+        "It says... nothing more.",
+        "Done.",
+    ]
+
+
+def test_a_sentence_may_end_inside_a_bracket_or_a_quote() -> None:
+    text = '(Nothing is kept if text comes first.) With both set, lines go. He said "stop." Then.'
+    assert sentences(text) == [
+        "(Nothing is kept if text comes first.)",
+        "With both set, lines go.",
+        'He said "stop."',
+        "Then.",
+    ]
+
+
+# --- which sentence -----------------------------------------------------------------------------
+
+
+def test_a_scored_hits_rank_is_kept_and_an_unscored_hits_is_not() -> None:
+    hits = [
+        {"id": "a", "text": "Alpha one.", "score": 3.0},
+        {"id": "b", "text": "Beta two.", "score": 1.5},
+        {"id": "c", "text": "Gamma three.", "score": 0.0},
+    ]
+    found, _ = retrieved_sentences(hits)
+    assert [(s.doc_id, s.rank) for s in found] == [("a", 1.0), ("b", 0.5), ("c", 0.0)]
+
+
+def test_the_search_ranking_decides_between_sentences_the_words_cannot_tell_apart() -> None:
+    question = "Which port does the relay listen on?"
+    one = "The relay listens, once started, on port 7100."
+    two = "The relay listens on port 7200."  # its words a little closer together
+    for texts in ([one, two], [two, one]):  # the search ranked texts[0] first
+        hits = [{"id": t[-12:], "text": t, "score": 4.0 - i} for i, t in enumerate(texts)]
+        answer = compose_answer(scorer(question, "number"), hits)
+        assert answer is not None and answer.text == texts[0]
+
+
+def test_the_words_of_the_question_close_together_beat_the_same_words_scattered() -> None:
+    question = "How long does the harbour pump run after a power cut?"
+    scattered = (
+        "The harbour crew said the pump, which was serviced in spring by the yard, would run "
+        "for a week if nothing went wrong, they thought, barring a power cut."
+    )
+    together = "After a power cut the harbour pump runs for 40 minutes on its battery."
+    hits = [{"id": "s", "text": scattered, "score": 1.0}, {"id": "t", "text": together}]
+    sc = scorer(question, "duration")
+    assert sc.window(together) == sc.coverage(together) > sc.window(scattered)
+    answer = compose_answer(sc, hits)
+    assert answer is not None and answer.text == together
+
+
+def test_the_sentence_before_names_the_subject_a_sentence_goes_on_about() -> None:
+    question = "Which seminary belongs to the Ardent Order?"
+    hits = [
+        {
+            "id": "p1",
+            "text": "The college is home to the Ardent Order. Its main seminary, "
+            "Marrow House, stands by the lake.",
+        },  # fmt: skip
+        {"id": "p2", "text": "A seminary in Tessaly trains choir singers. It stands by a lake."},
+    ]
+    sc = scorer(question, "name")
+    found, _ = retrieved_sentences(hits)
+    assert bonus(sc, found[1], found[0].text) > bonus(sc, found[1], "")
+    answer = compose_answer(sc, hits)
+    assert answer is not None and "Marrow House" in answer.text and answer.citations == ["p1"]
+
+
+def test_a_yes_no_answer_is_one_statement_not_its_neighbour_too() -> None:
+    hits = [
+        {
+            "id": "k1",
+            "text": "The Quillon kettle is dishwasher safe. It is not sold outside the EU.",
+            "score": 2.0,
+        }
+    ]
+    answer = compose_answer(scorer("Is the Quillon kettle sold dishwasher safe?", "yesno"), hits)
+    assert answer is not None and answer.text == "The Quillon kettle is dishwasher safe."
+
+
+def test_a_two_hop_reading_that_does_not_fit_gives_way_to_the_question_as_asked() -> None:
+    question = "What is the default of a retry setting that is not set in the config file?"
+    outer = "What is the default of Vexor?"  # a wrong bridge filled in
+    hits = [
+        {"id": "c1", "text": "Vexor reads its config file at start.", "score": 2.0},
+        {
+            "id": "c2",
+            "text": "If the retry setting is not set in the config file, the default is 3.",
+            "score": 1.0,
+        },
+    ]
+    answer = compose_answer(scorer(outer, None, asked=question), hits)
+    assert answer is not None and answer.whole
+    assert answer.text == hits[1]["text"] and answer.citations == ["c2"]
+    right = compose_answer(scorer("Who leads the Kestrel team?", "person", asked="x"), [])
+    assert right is None
+
+
+def test_so_that_joins_clauses_and_names_no_bridge() -> None:
+    assert split_relative_clause("What do you add to a tag so that a missing file is ok?") is None
+    assert split_relative_clause("Which flag is set such that the build stops?") is None
+    hop = split_relative_clause("Who leads the team that owns the Zephyr service?")
+    assert hop is not None and hop.head == "team"
+
+
+def test_each_sentence_of_a_pair_brings_a_question_word_or_the_kind_asked_for() -> None:
+    asked = "Which company builds the charging docks in the office where the Kestrel team sits?"
+    question = "Which company builds the charging docks in the Lyon office?"  # the bridge in
+    hits = [
+        {"id": "t1", "text": "The Kestrel team is led by Ana Moreno and sits in the Lyon office."},
+        {"id": "t2", "text": "Robots in the Lyon office charge at docks built by Voltmark."},
+    ]
+    for hit, score in zip(hits, (3.0, 1.0), strict=True):
+        hit["score"] = score  # the bridge's passage ranks first: its rank must not carry it in
+    answer = compose_answer(scorer(question, "name", asked), hits)
+    assert answer is not None and answer.text == hits[1]["text"] and answer.citations == ["t2"]
+
+
+def test_a_sentence_opening_with_a_pronoun_is_about_what_the_one_before_names() -> None:
+    text = (
+        "Token cards are sold at the tour desk from 10 to 200 euros. They never expire and can be "
+        "spent in the shop and the cafe, but not on tour tickets."
+    )
+    answer = compose_answer(
+        scorer("Can token cards be spent on tour tickets?", "yesno"),
+        [{"id": "s1", "text": text, "score": 2.0}],
+    )
+    assert answer is not None and answer.text.startswith("They never expire")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 _ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
+_PUNCTUATION_AS_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
 
 
 def normalize_answer(text: str) -> str:
@@ -53,16 +54,27 @@ def token_f1(answer: str | None, gold: str) -> float:
 def contains_word(answer: str | None, gold: str) -> float:
     """1.0 when the normalized gold answer is in the answer as whole words ("no" not in "known").
 
-    An empty gold answer is never contained.
+    Words are compared twice: after SQuAD normalization, and with punctuation read as spaces, so
+    a gold written as code is found in code that holds it (``cache_hash=True`` in
+    ``@define(cache_hash=True)``, ``cmp_using`` in ``attrs.cmp_using``), which SQuAD's removal
+    of punctuation glues into other words. An empty gold answer is never contained.
     """
     if answer is None:
         return 0.0
-    expected = normalize_answer(gold).split()
-    if not expected:
-        return 0.0
-    predicted = normalize_answer(answer).split()
-    size = len(expected)
-    return float(any(predicted[i : i + size] == expected for i in range(len(predicted) - size + 1)))
+    spaced = (
+        _ARTICLES_RE.sub(" ", t.lower().translate(_PUNCTUATION_AS_SPACE)) for t in (answer, gold)
+    )
+    forms = [
+        (normalize_answer(answer).split(), normalize_answer(gold).split()),
+        tuple(t.split() for t in spaced),
+    ]
+    return float(any(expected and holds(predicted, expected) for predicted, expected in forms))
+
+
+def holds(words: list[str], part: list[str]) -> bool:
+    """Whether `part` occurs in `words` as a contiguous run."""
+    size = len(part)
+    return any(words[i : i + size] == part for i in range(len(words) - size + 1))
 
 
 def best(

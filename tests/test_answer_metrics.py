@@ -118,3 +118,19 @@ def test_em_and_f1_score_the_short_answer_and_containment_the_sentence() -> None
     assert without["em"] == 0.0 and without["contains_word"] == 1.0 and without["f1"] < 1.0
     wrong = answer_scores(sentence, ["Ida Marr"], short_answer="1931")
     assert wrong["em"] == 0.0 and wrong["contains_word"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "held"),
+    [
+        ("To cache hash codes, pass @frame(cache_codes=True).", "cache_codes=True", 1.0),
+        ("The kettle.brew_tea helper makes tea.", "brew_tea", 1.0),
+        ("Pass brew=True to brew.", "brew_tea", 0.0),  # a part of the code is not the code
+        ("Call kettle.brewtea() instead.", "brew_tea", 0.0),  # nor the code glued together
+        ("It is known to work.", "no", 0.0),  # punctuation as spaces keeps whole words
+    ],
+)
+def test_containment_finds_a_gold_written_as_code_inside_code(
+    answer: str, gold: str, held: float
+) -> None:
+    assert contains_word(answer, gold) == held

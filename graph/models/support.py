@@ -9,9 +9,10 @@ The question is read as the search tool reads a query: `tools.bm25_tokens.tokeni
 (`SearchSource.term_weight`, the best over the tools); a word an index lacks weighs as the
 indexed words sharing its stem, as `tools.expand` expands it for the search. A word no corpus
 holds in any form cannot be covered: it weighs as the question's rarest indexed word times the
-share `unseen_share` gives, which grows with the passages searched (a five-passage corpus
-lacks most words of any question, so a word it lacks says little; a corpus of
-`UNSEEN_FULL_AT` passages lacking a word says the question is about something else). A word is
+larger of two shares. `unseen_share` grows with the passages searched (a corpus of
+`UNSEEN_FULL_AT` passages lacking a word says the question is about something else);
+`graph.models.background.rarity` is the word's rarity in general text (a five-passage corpus
+lacks most words of any question: lacking "long" says little, lacking "password" a lot). A word is
 covered when a cited passage holds a word with the same stem (`tools.expand.stem`).
 ``support`` is the covered share of the weight.
 
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graph.models.background import rarity
 from tools.bm25_tokens import tokenize
 from tools.expand import expand_terms, stem
 
@@ -100,12 +102,17 @@ def stems_of(texts: Iterable[str]) -> set[str]:
 def weights(question: str, weight: Weight, unseen: float = 0.0) -> dict[str, float]:
     """Each meaningful word of `question` and its weight.
 
-    A word no corpus holds weighs `unseen` times the rarest indexed word's weight (all of them
-    1.0 when none is indexed); with `unseen` 0 it is left out.
+    A word no corpus holds weighs the rarest indexed word's weight (all of them 1.0 when none is
+    indexed) times the larger of `unseen` and its rarity in general text (`background.rarity`:
+    a corpus lacking "password" says more than one lacking "long"); with `unseen` 0 it is left
+    out.
     """
     raw = {term: max(weight(term), 0.0) for term in question_terms(question)}
     top = max(raw.values(), default=0.0) or 1.0
-    table = {term: value or unseen * top for term, value in raw.items()}
+    table = {
+        term: value or (max(unseen, rarity(term)) * top if unseen > 0 else 0.0)
+        for term, value in raw.items()
+    }
     return {term: value for term, value in table.items() if value > 0}
 
 

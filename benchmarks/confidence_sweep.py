@@ -38,7 +38,7 @@ from benchmarks.answer_quality import (  # noqa: E402
 from evals.baselines import quote_baseline  # noqa: E402
 from evals.datasets import load_dataset  # noqa: E402
 from graph.models import support  # noqa: E402
-from graph.models.offline import tuning  # noqa: E402
+from graph.models.offline.tuning import declining  # noqa: E402
 
 DECLINE_GRID = ((0.45, 0.5, 0.51, 0.52, 0.55, 0.6), (6, 7, 8, 9, 10, 99))
 CONFIDENCE_GRID = ((0.5, 0.55, 0.6, 0.65, 0.7), (0.05, 0.1, 0.15, 0.2, 1.0))
@@ -113,7 +113,9 @@ def decline_cell(rows: Sequence[Row], bar: float, short: int) -> str:
 def confidence_cell(rows: Sequence[Row], bar: float, margin: float) -> str:
     """Wrong but confident of the answers given / right confident of the right answers."""
     given = [
-        r for r in rows if not declined(r, tuning.DECLINE_SUPPORT, tuning.SHORT_QUESTION_WORDS)
+        r
+        for r in rows
+        if not declined(r, declining.DECLINE_SUPPORT, declining.SHORT_QUESTION_WORDS)
     ]
 
     def sure(r: Row) -> bool:
@@ -153,11 +155,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"unknown set {unknown[0]!r}")
     rules.DECLINE_SUPPORT = 0.0  # the policy answers every question it can
     sets = {name: collect(name, args.limit) for name in names}
-    rules.DECLINE_SUPPORT = tuning.DECLINE_SUPPORT
+    rules.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
     print(
         "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"
     )
-    decline = (tuning.DECLINE_SUPPORT, float(tuning.SHORT_QUESTION_WORDS))
+    decline = (declining.DECLINE_SUPPORT, float(declining.SHORT_QUESTION_WORDS))
     print(grid(sets, DECLINE_GRID, decline, decline_cell))
     print("\nConfidence: a = SUPPORT_BAR, b = RIVAL_MARGIN; wrong+conf / right conf")
     bars = (support.SUPPORT_BAR, support.RIVAL_MARGIN)

@@ -4,7 +4,8 @@
   agent's context may import the models (tests/test_architecture.py holds every layer);
 - no import cycle among its modules, counting imports inside functions and TYPE_CHECKING ones;
 - the offline policy hides no import inside a function;
-- every weight of the policy is named in `tuning.py`;
+- every weight, word list and pattern of the policy is named in the `tuning/` package, with its
+  reason;
 - each tool name is spelled by one module only.
 """
 
@@ -28,6 +29,7 @@ from tools.search import make_search_tool
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "graph" / "models"
 OFFLINE = MODELS / "offline"
+TUNING = OFFLINE / "tuning"
 ALLOWED_ABOVE = ("graph.models", "graph.common")
 TOOL_NAMES = {"finish": "tools/finish.py", "calculator": "tools/calculator.py"}
 SEARCH_PREFIX_OWNER = "tools/search_protocol.py"
@@ -54,6 +56,16 @@ def imported(path: Path) -> Iterator[tuple[str, ast.AST]]:
 
 def model_files() -> list[Path]:
     return sorted(MODELS.rglob("*.py"))
+
+
+def policy_files() -> list[Path]:
+    """The offline policy's modules outside the tuning package."""
+    return [p for p in sorted(OFFLINE.rglob("*.py")) if TUNING not in p.parents]
+
+
+def tuning_files() -> list[Path]:
+    """The modules of the tuning package."""
+    return sorted(TUNING.rglob("*.py"))
 
 
 def test_graph_models_imports_nothing_above_it() -> None:
@@ -95,7 +107,7 @@ def test_no_import_cycle_in_graph_models() -> None:
 
 def test_the_offline_policy_hides_no_import_in_a_function() -> None:
     hidden = []
-    for path in sorted(OFFLINE.glob("*.py")):
+    for path in sorted(OFFLINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 for inner in ast.walk(node):
@@ -109,11 +121,10 @@ def test_no_module_of_graph_models_is_called_policy() -> None:
 
 
 def test_every_weight_of_the_offline_policy_is_named_in_tuning() -> None:
-    """A float literal outside tuning.py is an anonymous weight (0.0 and 1.0 are not weights)."""
+    """A float literal outside tuning/ is an anonymous weight (0.0 and 1.0 are not weights)."""
     anonymous = [
-        f"{path.name}:{node.lineno} {node.value!r}"
-        for path in sorted(OFFLINE.glob("*.py"))
-        if path.name != "tuning.py"
+        f"{path.relative_to(OFFLINE)}:{node.lineno} {node.value!r}"
+        for path in policy_files()
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Constant)
         and isinstance(node.value, float)
@@ -137,18 +148,17 @@ def tunable(value: ast.expr) -> bool:
     return False
 
 
-def test_every_threshold_word_list_and_pattern_lives_in_tuning_with_its_reason() -> None:
-    """Outside tuning.py no module of the policy defines a number, a word list or a regex at
-    module level, nor passes a literal pattern to `re`; in tuning.py each has a docstring."""
+def test_every_threshold_word_list_and_pattern_lives_in_tuning() -> None:
+    """Outside tuning/ no module of the policy defines a number, a word list or a regex at
+    module level, nor passes a literal pattern to `re`."""
     elsewhere = []
-    for path in sorted(OFFLINE.glob("*.py")):
+    for path in policy_files():
         tree = ast.parse(path.read_text())
-        if path.name == "tuning.py":
-            continue
+        name = path.relative_to(OFFLINE)
         for node in tree.body:
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 if tunable(node.value):
-                    elsewhere.append(f"{path.name}:{node.lineno}")
+                    elsewhere.append(f"{name}:{node.lineno}")
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
@@ -157,20 +167,40 @@ def test_every_threshold_word_list_and_pattern_lives_in_tuning_with_its_reason()
                 and node.func.value.id == "re"
                 and node.func.attr in REGEX_CALLS
             ):
-                elsewhere.append(f"{path.name}:{node.lineno} re.{node.func.attr}")
+                elsewhere.append(f"{name}:{node.lineno} re.{node.func.attr}")
     assert elsewhere == []
-    body = ast.parse((OFFLINE / "tuning.py").read_text()).body
-    undocumented = [
-        node.targets[0].id
-        for node, after in zip(body, [*body[1:], None], strict=True)
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        if not (
-            isinstance(after, ast.Expr)
-            and isinstance(after.value, ast.Constant)
-            and isinstance(after.value.value, str)
-        )
-    ]
+
+
+def test_every_constant_of_the_tuning_package_has_its_reason() -> None:
+    """Each module-level assignment of tuning/ is followed by its docstring, the reason."""
+    undocumented = []
+    for path in tuning_files():
+        body = ast.parse(path.read_text()).body
+        for node, after in zip(body, [*body[1:], None], strict=True):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and not (
+                isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                undocumented.append(f"{path.name}:{node.lineno}")
     assert undocumented == []
+    assert len(tuning_files()) > 1  # the package's modules, not an empty folder
+
+
+def test_the_tuning_package_re_exports_nothing() -> None:
+    """Its `__init__` is a docstring only: importers name the module owning a constant."""
+    body = ast.parse((TUNING / "__init__.py").read_text()).body
+    assert len(body) == 1 and isinstance(body[0], ast.Expr)
+    not_a_module = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}"
+        for folder in ("graph", "tests", "benchmarks", "evals")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module == "graph.models.offline.tuning"
+        for alias in node.names
+        if not (TUNING / f"{alias.name}.py").exists()
+    ]
+    assert not_a_module == []
 
 
 def test_the_rule_table_is_a_tuple_of_small_functions_each_named_in_its_thoughts() -> None:

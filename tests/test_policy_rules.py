@@ -11,7 +11,7 @@ import pytest
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.offline.rules import RULES, decide
-from graph.models.offline.tuning import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
+from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
 from graph.models.offline.turn import Turn, find_bridge, new_name
 from graph.models.support import SUPPORT_BAR
 from tools.calculator import calculator

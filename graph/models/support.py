@@ -21,8 +21,9 @@ retrieved sentence it does not use covers `RIVAL_MARGIN` more of the question th
 itself does (`answer_coverage`: its own words, the cited sentence it is drawn from with the one
 before it, and the cited passages of a chain it names; `rival_coverage`: the best other
 retrieved sentence). The
-offline policy declines below a lower bar (`graph.models.offline.tuning.DECLINE_SUPPORT`) a
-short question (`SHORT_QUESTION_WORDS`), naming its `missing_words`.
+offline policy declines below a lower bar
+(`graph.models.offline.tuning.declining.DECLINE_SUPPORT`) a short question
+(`SHORT_QUESTION_WORDS`), naming its `missing_words`.
 """
 
 from __future__ import annotations

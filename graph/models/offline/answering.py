@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
     KIND_WEIGHT,

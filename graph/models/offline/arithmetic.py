@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.arithmetic import (
     AMOUNT_RE,
     EXPRESSION_RE,
     MATH_WORDS,

@@ -10,7 +10,7 @@ statements of a procedure and stay. Directives are never answer or bridge senten
 
 from __future__ import annotations
 
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.directives import (
     ADDRESSEE_NOUNS,
     ADDRESSEE_WINDOW,
     ADDRESSING_WORDS,
@@ -27,8 +27,8 @@ from graph.models.offline.tuning import (
     SECOND_PERSON,
     SPEECH_ACTS,
     VOCATIVE_RE,
-    WORD_RE,
 )
+from graph.models.offline.tuning.reading import WORD_RE
 
 
 def words(text: str) -> list[str]:

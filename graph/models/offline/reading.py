@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from graph.models.offline.directives import is_directive
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.reading import (
     ABBREVIATION_RE,
     CODE_FENCE_RE,
     CONNECTORS,

@@ -18,13 +18,12 @@ from graph.models.offline.answering import Answer, Scorer, compose_answer, joine
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.short_answers import question_kind, short_answer
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
+from graph.models.offline.tuning.search import (
     COVERED,
-    DECLINE_SUPPORT,
     DEEPER_READ_COVERAGE,
     MAX_UNMATCHED_TERMS,
     ONE_SEARCH_LEFT,
-    SHORT_QUESTION_WORDS,
 )
 from graph.models.offline.turn import (
     Turn,

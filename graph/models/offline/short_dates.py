@@ -10,15 +10,12 @@ the east in 1882"), only those count, unless one is part of a time written in tw
 from __future__ import annotations
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.short_answers import DATE_RE, FREQUENCY_RE, TIME_RE, YEAR_RE
+from graph.models.offline.tuning.spans import (
     DATE_MODIFIERS,
-    DATE_RE,
-    FREQUENCY_RE,
     MONTH_RE,
     NUMBER_CONTEXT,
-    TIME_RE,
     UNREAD_PERIODS,
-    YEAR_RE,
 )
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem

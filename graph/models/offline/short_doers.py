@@ -11,10 +11,10 @@ question must not name it already.
 from __future__ import annotations
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.reading import CONNECTORS
+from graph.models.offline.tuning.short_answers import AUXILIARIES
+from graph.models.offline.tuning.spans import (
     ARTICLES,
-    AUXILIARIES,
-    CONNECTORS,
     DOER_BOUNDARIES,
     DOER_QUESTION_RE,
     DOER_WORDS,

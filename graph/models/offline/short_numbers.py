@@ -12,26 +12,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import (
-    AGE_RE,
-    CURRENCY_SIGNS,
+from graph.models.offline.tuning.short_answers import (
     DATE_RE,
     HOW_MANY_RE,
     LETTER_WORD_RE,
-    MEASURE_RE,
-    MULTIPLIER_WORDS,
-    NOT_UNITS,
-    NUMBER_CONTEXT,
-    NUMBER_MODIFIERS,
     NUMBER_RE,
     NUMBER_WORDS,
     OTHER_UNITS,
-    PERCENT_UNITS,
     TEMPERATURE_UNITS,
     TIME_RE,
     TIME_UNITS,
     UNIT_RE,
     YEAR_RE,
+)
+from graph.models.offline.tuning.spans import (
+    AGE_RE,
+    CURRENCY_SIGNS,
+    MEASURE_RE,
+    MULTIPLIER_WORDS,
+    NOT_UNITS,
+    NUMBER_CONTEXT,
+    NUMBER_MODIFIERS,
+    PERCENT_UNITS,
 )
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem

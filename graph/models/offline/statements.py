@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning import (
-    ABBREVIATION_RE,
+from graph.models.offline.tuning.reading import ABBREVIATION_RE
+from graph.models.offline.tuning.yes_no import (
     CLAUSE_BREAK_RE,
     CONDITION_WORDS,
     CONTRACTION_RE,

@@ -23,7 +23,7 @@ from graph.models.offline.reading import (
     words,
 )
 from graph.models.offline.sources import ranked, search_sources
-from graph.models.offline.tuning import BRIDGE_PASSAGES
+from graph.models.offline.tuning.search import BRIDGE_PASSAGES
 from graph.models.support import coverage, question_terms, tool_weight
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from graph.models.offline.reading import words
 from graph.models.offline.statements import clauses, statements
-from graph.models.offline.tuning import (
+from graph.models.offline.tuning.yes_no import (
     COMPARISON_WORDS,
     NEGATION_EXCEPTIONS,
     NEGATIONS,

@@ -1,0 +1,56 @@
+"""The answer sentence: its coverage, where it stands, what is near it, a second sentence."""
+
+from __future__ import annotations
+
+SENTENCE_SHARE = 0.8
+"""Weight of the sentence's own coverage of the question against its passage's coverage: the
+answer is a sentence, but a passage's other sentences (its title, its subject) say what it is
+about."""
+
+PROXIMITY_WEIGHT = 0.2
+"""Bonus for question words close together in the sentence (matched words over their span)."""
+
+KIND_WEIGHT = 0.25
+"""Bonus for a sentence holding a candidate of the kind asked for (a person for "who", a
+duration for "how long") that the question does not name."""
+
+PAIR_COST = 0.1
+"""What a second sentence must add to the score to join the first: a two-hop chain, linked by
+a name both sentences hold, or the next sentence of the passage. 0.1 against 0.15 and 0.05,
+with the window, rank and neighbour terms: the best on the documentation sets, squad,
+hotpotqa-dev-tune and codes_tune at once."""
+
+LINK_WEIGHT = 0.0
+"""Weight a name word two passages share must have, over the question's heaviest word, to link
+them into a chain. 0.5 (common capitalised words such as "Import" link nothing) helped attrs
+and squad but cost hotpotqa-dev-tune 0.02 of contains, so every shared name word links."""
+
+PAIRED = 10
+"""How many of the best single sentences are tried with a second one: a chain's first sentence
+is always among the best (it covers the part of the question the second lacks)."""
+
+WINDOW = 10
+"""Words in the stretch of a sentence whose question weight `WINDOW_WEIGHT` counts: about a
+clause, so a sentence naming the question's words together beats one scattering them."""
+
+WINDOW_WEIGHT = 0.4
+"""Weight of the share of the question's weight the densest `WINDOW` words of a sentence hold."""
+
+RANK_WEIGHT = 0.2
+"""Bonus for a passage's place in the searches' rankings, 1 / (1 + passages seen before it):
+the search's own ranking (its length normalisation, its fields) knows which passage is about
+the question better than word counts alone. Only for hits the search scored."""
+
+NEIGHBOUR_WEIGHT = 0.1
+"""Weight of the question's weight the sentence before a sentence adds to it: a sentence often
+goes on about the subject its predecessor names. 0.1 against 0.2 and 0.3: one more answer on
+squad and on hotpotqa-dev-tune, the rest unchanged."""
+
+ANAPHORS = frozenset("it its they their them this these those he she his her such".split())
+"""Words that, opening a sentence, point back at what the sentence before names ("They never
+expire and can be spent in the shop": they are the gift cards)."""
+
+ANAPHOR_WEIGHT = 0.5
+"""`NEIGHBOUR_WEIGHT` for a sentence opening with one of `ANAPHORS` ("Its main seminary, ..."):
+its predecessor's words are half its own. 0.5 and 0.7 against 0.3: one more right answer on
+the pages set, the rest unchanged (0.8 loses hotpotqa-dev-tune answers)."""

@@ -1,0 +1,45 @@
+"""Short answers: reading a yes or a no from the statement that answers a yes/no question.
+
+Chosen on the documentation tune sets' yes/no questions (jinja, click, attrs: 22) and
+squad's; hotpotqa-dev-tune holds none, so the comparison words keep its shape (two entities,
+"both", "same") from getting a yes/no no sentence states.
+"""
+
+from __future__ import annotations
+
+import re
+
+NEGATIONS = frozenset("not no never cannot neither nor without none nothing nobody nowhere".split())
+"""Words that turn a clause's statement around (contractions are read as "not" first)."""
+
+NEGATION_EXCEPTIONS = frozenset(["not only", "not just", "no matter"])
+"""A negation word opening one of these phrases negates nothing ("not only X but Y")."""
+
+CONTRACTION_RE = re.compile(r"\b(\w+)n['’]t\b", re.I)
+"""A contracted negation ("doesn't", "isn’t"): read as its verb and "not"."""
+
+CONDITION_WORDS = frozenset("if unless when whenever whether provided once until".split())
+"""Words opening a condition clause: a negation inside one ("if the stream is not a
+terminal") is part of the condition, not of the statement."""
+
+COMPARISON_WORDS = frozenset("both same different either than".split())
+"""Words of a comparison ("are X and Y both ...", "older than"): a yes/no question holding one
+is answered only by a sentence that holds it too (two entities' sentences never say "same")."""
+
+RESTRICTION_WORDS = frozenset("only except exclusively solely".split())
+"""Words limiting a statement ("for options only"): without a negation the answer may still be
+no for what the question asks, so none is given."""
+
+PRONOUN_LEADS = frozenset("it its they their this these he she his her that".split())
+"""Words opening a sentence that continues its predecessor: it holds that one's words too."""
+
+STATEMENT_BREAK_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+"""Any sentence end, also before a lowercase word ("... PyPy. attrs doesn't"): the statement a
+yes or no is read from is one sentence."""
+
+CLAUSE_BREAK_RE = re.compile(r"[,;:()\[\]—–]|\s-\s|\b(?:but|whereas|however|although)\b", re.I)
+"""Where a sentence's clauses split, for reading which clause a negation belongs to."""
+
+YES_MISSING_SHARE = 0.34
+"""Most of a yes/no question's words the statement may lack (its subject said as "It", a
+qualifier such as "file" or "ever"); more, and it may state something else."""

@@ -7,27 +7,13 @@ pure-Python `SmallBM25`, and nothing on the way imports the numpy index modules.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fresh_cli import run_fresh
 
-ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numpy", "scipy", "torch", "onnxruntime", "sentence_transformers", "mcp", "openai")
 """Top-level packages an offline bm25 ask over small corpora must not load."""
-RUN_AND_REPORT = """
-import json, sys
-from graph.cli.main import main
-try:
-    main(json.loads(sys.argv[1]))
-except SystemExit as done:
-    code = done.code
-else:
-    code = 0
-print(json.dumps({"code": code, "modules": sorted({m.split(".")[0] for m in sys.modules})}))
-"""
 NOTE = """# Ferry
 
 The Marlow ferry leaves the north pier at 7:40 and carries twelve bicycles.
@@ -44,17 +30,9 @@ The fish market opens at dawn on Saturdays.
 
 def run_ask(argv: list[str], home: Path) -> tuple[dict[str, object], str]:
     """Run `agent ask ARGV --retriever bm25` offline in a fresh interpreter: its report, stdout."""
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_AND_REPORT, json.dumps(["ask", *argv, "--retriever", "bm25"])],
-        capture_output=True,
-        text=True,
-        cwd=home,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "AGENT_HOME": str(home / "h")},
-        timeout=180,
-    )
-    report = json.loads(done.stdout.splitlines()[-1])
-    assert report["code"] == 0, done.stderr
-    return report, done.stdout
+    report, out, err = run_fresh(["ask", *argv, "--retriever", "bm25"], home, timeout=180)
+    assert report["code"] == 0, err
+    return report, out
 
 
 @pytest.mark.parametrize(

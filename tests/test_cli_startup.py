@@ -7,30 +7,16 @@ when that command is asked for, and the command modules import their work inside
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import click
 import pytest
+from fresh_cli import run_fresh
 
 from graph.cli.main import COMMANDS, cli
 
-ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("langchain", "langgraph", "numpy", "scipy", "torch", "mcp", "starlette", "uvicorn")
 """Top-level packages that must stay unloaded (`langchain` also covers its `langchain_*`)."""
-RUN_AND_REPORT = """
-import json, sys
-from graph.cli.main import main
-try:
-    main(json.loads(sys.argv[1]))
-except SystemExit as done:
-    code = done.code
-else:
-    code = 0
-print(json.dumps({"code": code, "modules": sorted({m.split(".")[0] for m in sys.modules})}))
-"""
 
 
 def help_invocations() -> list[list[str]]:
@@ -46,19 +32,11 @@ def help_invocations() -> list[list[str]]:
 
 @pytest.mark.parametrize("argv", help_invocations(), ids=lambda argv: " ".join(argv) or "agent")
 def test_help_and_version_load_no_langchain(argv: list[str], tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_AND_REPORT, json.dumps(argv)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "AGENT_HOME": str(tmp_path / "h")},
-        timeout=120,
-    )
-    report = json.loads(done.stdout.splitlines()[-1])
-    assert report["code"] == 0, done.stderr
+    report, out, err = run_fresh(argv, tmp_path, timeout=120)
+    assert report["code"] == 0, err
     loaded = [m for m in report["modules"] if m.startswith(HEAVY)]
     assert loaded == [], f"agent {' '.join(argv)} loaded {loaded}"
-    assert "Usage:" in done.stdout or "version" in done.stdout
+    assert "Usage:" in out or "version" in out
 
 
 def test_every_command_in_the_table_is_the_command_of_that_name() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 _ARTICLES_RE = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -19,8 +19,12 @@ _PUNCTUATION_AS_SPACE = str.maketrans(string.punctuation, " " * len(string.punct
 
 def normalize_answer(text: str) -> str:
     """SQuAD normalization: lowercase, no punctuation, no articles, single spaces."""
-    text = text.lower().translate(_PUNCTUATION)
-    return " ".join(_ARTICLES_RE.sub(" ", text).split())
+    return " ".join(_words(text, _PUNCTUATION))
+
+
+def _words(text: str, punctuation: Mapping[int, int | None]) -> list[str]:
+    """The lowercased words of `text`, articles dropped, punctuation translated by the table."""
+    return _ARTICLES_RE.sub(" ", text.lower().translate(punctuation)).split()
 
 
 def exact_match(answer: str | None, gold: str) -> float:
@@ -61,13 +65,7 @@ def contains_word(answer: str | None, gold: str) -> float:
     """
     if answer is None:
         return 0.0
-    spaced = (
-        _ARTICLES_RE.sub(" ", t.lower().translate(_PUNCTUATION_AS_SPACE)) for t in (answer, gold)
-    )
-    forms = [
-        (normalize_answer(answer).split(), normalize_answer(gold).split()),
-        tuple(t.split() for t in spaced),
-    ]
+    forms = [(_words(answer, t), _words(gold, t)) for t in (_PUNCTUATION, _PUNCTUATION_AS_SPACE)]
     return float(any(expected and holds(predicted, expected) for predicted, expected in forms))
 
 

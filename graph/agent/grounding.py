@@ -67,12 +67,6 @@ def retrieved_texts(turn: Sequence[AnyMessage]) -> dict[str, str]:
     return texts
 
 
-def cited_texts(turn: Sequence[AnyMessage], citations: Sequence[str]) -> list[str]:
-    """The text of each cited passage, as the turn's tool results carried it."""
-    texts = retrieved_texts(turn)
-    return [texts[doc_id] for doc_id in citations if doc_id in texts]
-
-
 def corpora_hold(question: str, tools: Sequence[Any]) -> bool:
     """Whether some search tool's best passage for `question` gives it `ANSWERABLE_COVERAGE`.
 
@@ -115,8 +109,9 @@ def grounding(
 ) -> dict[str, Any]:
     """The run result's ``grounded``, ``ungrounded``, ``support`` and ``confident`` fields."""
     answer, citations = result.get("answer"), list(result.get("citations") or [])
-    texts = cited_texts(turn, citations)
-    read = list(retrieved_texts(turn).values())
+    found = retrieved_texts(turn)
+    texts = [found[doc_id] for doc_id in citations if doc_id in found]
+    read = list(found.values())
     judged = confidence(question, answer or "", texts, read, tool_weight(tools))
     uncited = bool(answer) and not citations
     calculated = uncited and computed(turn)  # rests on the calculator, not on a passage

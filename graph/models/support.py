@@ -53,8 +53,9 @@ question, so the answer is likely the wrong one (or a real model's words miss th
 
 Chosen with `SUPPORT_BAR` on `benchmarks/confidence_sweep.py` after the answer-sentence and
 short-answer changes: 0.05 and 0.1 leave 88% of jinja's right answers confident, 0.15 keeps 92%
-with the same wrong-but-confident share on every set (jinja 13%, click 3%, attrs 24%, squad 15%);
-0.2 changes nothing more, and no margin (1.0) lets click's wrong-but-confident rise to 6%."""
+with the same wrong-but-confident share on every set (jinja 13%, click 3%, attrs 12%, pages 13%,
+squad 14%); 0.2 changes nothing more, and no margin (1.0) lets click's wrong-but-confident rise
+to 6% and attrs' to 15%."""
 
 SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+|\n\s*")
 """Where a passage's sentences end, for `rival_coverage` and `answer_coverage`: after ., !, ?

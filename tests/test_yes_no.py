@@ -60,6 +60,18 @@ from graph.models.offline.yes_no import yes_or_no
             ["The Orrin kettle is not safe in a dishwasher."],
             "yes",
         ),
+        # the other side of the contrast adds no question word: the main clause decides
+        (
+            "Are ponies allowed in the Brell greenhouse?",
+            ["Ponies are not allowed in the Brell greenhouse, although guide ponies are welcome."],
+            "no",
+        ),
+        # a negation in a parenthesis is no contrast ("super() ever" splits at its brackets)
+        (
+            "Does Quill ever call reset()?",
+            ["Please note that Quill does not call reset() ever."],
+            "no",
+        ),
     ],
 )
 def test_yes_or_no_reads_the_negation_of_the_statement(
@@ -91,6 +103,16 @@ def test_yes_or_no_reads_the_negation_of_the_statement(
         (
             "Is the Orrin kettle not safe in a dishwasher?",
             ["The Orrin kettle is safe in a dishwasher."],
+        ),
+        # the sides of a contrast are turned opposite ways, and the asked-for word is on the
+        # side without the main clause: the sentence says both
+        (
+            "Are guide ponies allowed in the Brell greenhouse?",
+            ["Ponies are not allowed in the Brell greenhouse, although guide ponies are welcome."],
+        ),
+        (
+            "Does Quill write a changelog entry by default?",
+            ["Quill will gladly write a changelog entry for you, however it will not by default."],
         ),
     ],
 )

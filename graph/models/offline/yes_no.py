@@ -6,8 +6,10 @@ opening with a pronoun holds its predecessor's words too); it must miss at most
 predicate: in the clauses holding the most question words, outside condition clauses ("if
 the stream is not a terminal"), and beyond the negations the question itself holds.
 Otherwise the answer is None rather than a guess: when the question compares ("both",
-"same", "older than") and the sentence does not say so, or when the sentence restricts ("for
-options only") without a negation.
+"same", "older than") and the sentence does not say so, when the sentence restricts ("for
+options only") without a negation, or when the other side of a contrast, turned the other
+way, holds a question word the main clauses' side lacks ("Dogs are not allowed, although
+assistance dogs are welcome" for assistance dogs: the sentence says both).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from graph.models.offline.reading import words
 from graph.models.offline.statements import clauses, statements
 from graph.models.offline.tuning.yes_no import (
     COMPARISON_WORDS,
+    CONTRAST_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
     PRONOUN_LEADS,
@@ -37,6 +40,8 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     asked = set(words(question))
     if any(w in asked and w not in set(words(statement)) for w in COMPARISON_WORDS):
         return None  # a comparison the sentence does not state ("both", "same", "than")
+    if turned_elsewhere(statement, terms):
+        return None  # "X, however not by default": the sentence says both ways
     said, held = negations(statement, terms), negations(question, terms)
     if said > held:
         return "no"
@@ -73,14 +78,39 @@ def main_clauses(text: str, terms: set[str]) -> list[list[str]]:
 
 def negations(text: str, terms: set[str]) -> int:
     """Negations in the clauses of `text` that hold the most question words."""
-    count = 0
-    for tokens in main_clauses(text, terms):
-        pairs = [" ".join(tokens[i : i + 2]) for i in range(len(tokens))]
-        count += sum(
-            w in NEGATIONS and pair not in NEGATION_EXCEPTIONS
-            for w, pair in zip(tokens, pairs, strict=True)
-        )
-    return count
+    return sum(_negation_count(tokens) for tokens in main_clauses(text, terms))
+
+
+def turned_elsewhere(text: str, terms: set[str]) -> bool:
+    """Whether the other side of a contrast, turned the other way, adds a question word.
+
+    A side of a contrast ("but", "however") negated unlike the side holding the main clauses,
+    holding a question word that side lacks: "attrs writes a __hash__ for you, however it
+    will not do so by default" to "does attrs write a __hash__ by default?": "default" sits
+    on the side turned the other way.
+    """
+    sides = [clauses(side) for side in CONTRAST_RE.split(text)]
+    main = main_clauses(text, terms)
+    home = next((side for side in sides if any(tokens in side for tokens in main)), None)
+    if len(sides) < 2 or home is None:
+        return False
+    held = {stem(w) for tokens in home for w in tokens} & terms
+    negated = sum(_negation_count(tokens) for tokens in home) > 0
+    return any(
+        ({stem(w) for tokens in side for w in tokens} & terms) - held
+        and (sum(_negation_count(tokens) for tokens in side) > 0) != negated
+        for side in sides
+        if side is not home
+    )
+
+
+def _negation_count(tokens: list[str]) -> int:
+    """Negations among a clause's `tokens` (not those opening "not only"-style phrases)."""
+    pairs = [" ".join(tokens[i : i + 2]) for i in range(len(tokens))]
+    return sum(
+        w in NEGATIONS and pair not in NEGATION_EXCEPTIONS
+        for w, pair in zip(tokens, pairs, strict=True)
+    )
 
 
 def restricts(text: str, terms: set[str], asked: set[str]) -> bool:

@@ -1,16 +1,20 @@
 """Sweep the decline and confidence bars on the tune sets, from one run with the decline off.
 
 Every question of every tune set (`benchmarks.answer_quality.TUNE_SETS`) is asked as that
-benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` set to 0 so the
-policy never declines on support, and the finish node's evidence is recorded for each answer:
-its `support`, the answer's own coverage and the best rival sentence's
-(`graph.models.support.Confidence`) and the question's meaningful words. The bars then only
-decide what is declined and what is confident, so each grid point is scored without rerunning:
+benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` and
+`DECLINE_WORD_SHARE` set to 0 so the policy never declines on coverage, and the finish node's
+evidence is recorded for each answer: its `support`, the answer's own coverage, the best rival
+sentence's, the rivals tied with it and the question words it holds
+(`graph.models.support.Confidence`), the share of the question's words the cited passages hold
+and the question's meaningful words. The bars then only decide what is declined and what is
+confident, so each grid point is scored without rerunning:
 
-- the decline grid (`DECLINE_SUPPORT` x `SHORT_QUESTION_WORDS`): per set, right and cited
-  against the baseline (`evals.baselines.quote_baseline`) and the off-corpus questions declined;
-- the confidence grid (`SUPPORT_BAR` x `RIVAL_MARGIN`, with the current decline): per set,
-  wrong but confident (of the answers given) and right confident (of the right answers).
+- the decline grids (`DECLINE_SUPPORT` x `SHORT_QUESTION_WORDS`, then `DECLINE_WORD_SHARE` x
+  `DECLINE_SUPPORT`, the third knob at its value): per set, right and cited against the
+  baseline (`evals.baselines.quote_baseline`) and the off-corpus questions declined;
+- the confidence grids (`SUPPORT_BAR` x `RIVAL_MARGIN`, then `RIVAL_TIES` x
+  `ANSWER_WORD_SHARE`, with the current decline and the other two knobs at their values): per
+  set, wrong but confident (of the answers given) and right confident (of the right answers).
 
 The figures are those of `benchmarks/answer_quality.py` (same definitions); the current values
 are marked with `*`. Usage: python benchmarks/confidence_sweep.py [--sets jinja,click] [--limit N]
@@ -41,7 +45,9 @@ from graph.models import support  # noqa: E402
 from graph.models.offline.tuning import declining  # noqa: E402
 
 DECLINE_GRID = ((0.45, 0.5, 0.51, 0.52, 0.55, 0.6), (6, 7, 8, 9, 10, 99))
-CONFIDENCE_GRID = ((0.5, 0.55, 0.6, 0.65, 0.7), (0.05, 0.1, 0.15, 0.2, 1.0))
+WORD_GRID = ((0.0, 0.3, 0.4, 0.5, 0.55, 0.67), (0.5, 0.51, 0.55))
+CONFIDENCE_GRID = ((0.5, 0.55, 0.57, 0.58, 0.6, 0.65), (0.05, 0.1, 0.15, 0.2, 1.0))
+TIES_GRID = ((2, 3, 99), (0.0, 0.3, 0.4, 0.5))
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class Row:
     baseline_right_cited: bool
     words: int
     evidence: support.Confidence
+    held: float = 1.0
+    """The share of the question's words (counted) the cited passages hold."""
 
 
 def collect(name: str, limit: int | None) -> list[Row]:
@@ -63,10 +71,14 @@ def collect(name: str, limit: int | None) -> list[Row]:
     dataset = load_dataset(TUNE_SETS[name])
     questions = dataset.questions[:limit] if limit else dataset.questions
     seen: dict[str, support.Confidence] = {}
+    held: dict[str, float] = {}
     measure = grounding.confidence
 
-    def recording(question: str, *args: Any) -> support.Confidence:
-        seen[question] = measure(question, *args)
+    def recording(question: str, answer: str, cited: Any, *args: Any) -> support.Confidence:
+        seen[question] = measure(question, answer, cited, *args)
+        weight = args[-1]
+        table = support.weights(question, weight, support.unseen_share(weight))
+        held[question] = support.word_share(table, cited)
         return seen[question]
 
     grounding.confidence = recording  # type: ignore[assignment]
@@ -86,6 +98,7 @@ def collect(name: str, limit: int | None) -> list[Row]:
                     is_right(question, base) and cites_support(question, base),
                     len(support.question_terms(question.question)),
                     seen.get(question.question, support.Confidence(0.0, 0.0, 0.0)),
+                    held.get(question.question, 0.0),
                 )
             )
         return rows
@@ -93,24 +106,34 @@ def collect(name: str, limit: int | None) -> list[Row]:
         grounding.confidence = measure
 
 
-def declined(row: Row, bar: float, short: int) -> bool:
+def declined(row: Row, bar: float, short: int, share: float = declining.DECLINE_WORD_SHARE) -> bool:
     """Whether the policy declines `row` at these bars (or declined it anyway)."""
-    covered = row.computed or row.evidence.support >= bar or row.words > short
+    held = row.evidence.support >= bar and row.held >= share
+    covered = row.computed or held or row.words > short
     return not row.answered or not covered
 
 
-def decline_cell(rows: Sequence[Row], bar: float, short: int) -> str:
+def decline_cell(
+    rows: Sequence[Row], bar: float, short: int, share: float = declining.DECLINE_WORD_SHARE
+) -> str:
     """Right and cited against the baseline, and off-corpus questions declined."""
+    out = [declined(r, bar, short, share) for r in rows]
     right = sum(
-        declined(r, bar, short) if r.unanswerable else r.right_cited and not declined(r, bar, short)
-        for r in rows
+        gone if r.unanswerable else r.right_cited and not gone
+        for r, gone in zip(rows, out, strict=True)
     )
     base = sum(r.baseline_right_cited for r in rows)
-    off = [declined(r, bar, short) for r in rows if r.unanswerable]
+    off = [gone for r, gone in zip(rows, out, strict=True) if r.unanswerable]
     return f"{(right - base) / len(rows):+.3f}" + (f" {sum(off)}/{len(off)}" if off else "")
 
 
-def confidence_cell(rows: Sequence[Row], bar: float, margin: float) -> str:
+def confidence_cell(
+    rows: Sequence[Row],
+    bar: float,
+    margin: float,
+    ties: int = support.RIVAL_TIES,
+    words: float = support.ANSWER_WORD_SHARE,
+) -> str:
     """Wrong but confident of the answers given / right confident of the right answers."""
     given = [
         r
@@ -119,8 +142,17 @@ def confidence_cell(rows: Sequence[Row], bar: float, margin: float) -> str:
     ]
 
     def sure(r: Row) -> bool:
+        e = r.evidence
         return r.computed or support.is_confident(
-            r.evidence.support, r.evidence.answer, r.evidence.rival, bar, margin
+            e.support,
+            e.answer,
+            e.rival,
+            bar,
+            margin,
+            ties=e.ties,
+            words=e.words,
+            most_ties=ties,
+            least_words=words,
         )
 
     wrong = sum(sure(r) and not r.right for r in given) / max(len(given), 1)
@@ -153,17 +185,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = args.sets.split(",") if args.sets else list(TUNE_SETS)
     if unknown := [n for n in names if n not in TUNE_SETS]:
         parser.error(f"unknown set {unknown[0]!r}")
-    rules.DECLINE_SUPPORT = 0.0  # the policy answers every question it can
+    rules.DECLINE_SUPPORT = rules.DECLINE_WORD_SHARE = 0.0  # answer every question it can
     sets = {name: collect(name, args.limit) for name in names}
     rules.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
+    rules.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
+    short, bar = declining.SHORT_QUESTION_WORDS, declining.DECLINE_SUPPORT
     print(
         "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"
     )
-    decline = (declining.DECLINE_SUPPORT, float(declining.SHORT_QUESTION_WORDS))
-    print(grid(sets, DECLINE_GRID, decline, decline_cell))
+    print(grid(sets, DECLINE_GRID, (bar, float(short)), decline_cell))
+    print("\nDecline: a = DECLINE_WORD_SHARE, b = DECLINE_SUPPORT; as above")
+    share = declining.DECLINE_WORD_SHARE
+    print(grid(sets, WORD_GRID, (share, bar), lambda rows, a, b: decline_cell(rows, b, short, a)))
     print("\nConfidence: a = SUPPORT_BAR, b = RIVAL_MARGIN; wrong+conf / right conf")
     bars = (support.SUPPORT_BAR, support.RIVAL_MARGIN)
     print(grid(sets, CONFIDENCE_GRID, bars, confidence_cell))
+    print("\nConfidence: a = RIVAL_TIES, b = ANSWER_WORD_SHARE; as above")
+    held = (float(support.RIVAL_TIES), support.ANSWER_WORD_SHARE)
+    print(grid(sets, TIES_GRID, held, lambda rows, a, b: confidence_cell(rows, *bars, a, b)))
 
 
 if __name__ == "__main__":

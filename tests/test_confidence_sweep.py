@@ -34,3 +34,8 @@ def test_the_confidence_cell_scores_wrong_confident_and_right_confident() -> Non
     rows = [row(0.9, right=True), row(0.9), row(0.8, right=True, rival=1.0), row(0.55)]
     # given: all four; wrong and confident: the second; right and confident: one of two
     assert confidence_cell(rows, 0.6, 0.1) == "0.25/0.50"
+
+
+def test_a_short_question_holding_few_of_its_words_is_declined_at_the_word_share() -> None:
+    few = Row(True, True, False, False, False, False, 3, Confidence(0.7, 0.7, 0.0), held=1 / 3)
+    assert declined(few, 0.51, 8, 0.4) and not declined(few, 0.51, 8, 0.3)

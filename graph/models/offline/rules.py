@@ -18,7 +18,11 @@ from graph.models.offline.answering import Answer, Scorer, compose_answer, joine
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.short_answers import question_kind, short_answer
-from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
+from graph.models.offline.tuning.declining import (
+    DECLINE_SUPPORT,
+    DECLINE_WORD_SHARE,
+    SHORT_QUESTION_WORDS,
+)
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
@@ -34,7 +38,16 @@ from graph.models.offline.turn import (
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
-from graph.models.support import SUPPORT_BAR, missing_words, question_terms, support, weights
+from graph.models.support import (
+    SUPPORT_BAR,
+    covered,
+    missing_words,
+    question_terms,
+    support,
+    unseen_share,
+    weights,
+    word_share,
+)
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.finish import FINISH_TOOL
@@ -222,18 +235,25 @@ def declines(turn: Turn, cited: list[str]) -> str | None:
     """Why the `cited` passages do not cover the question, or None when they do.
 
     They do not when the question is short (`SHORT_QUESTION_WORDS`) and their support is below
-    `DECLINE_SUPPORT`; otherwise an answer below `SUPPORT_BAR` is given, and the finish node
-    marks it not confident.
+    `DECLINE_SUPPORT` or they hold less than `DECLINE_WORD_SHARE` of its words (counted);
+    otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
+    confident.
     """
-    value = support(turn.question, cited, turn.weight)
+    table = weights(turn.question, turn.weight, unseen_share(turn.weight))
+    value, share = covered(table, cited), word_share(table, cited)
     size = len(question_terms(turn.question))
-    if value >= DECLINE_SUPPORT or size > SHORT_QUESTION_WORDS:
+    if size > SHORT_QUESTION_WORDS or (value >= DECLINE_SUPPORT and share >= DECLINE_WORD_SHARE):
         return None
     lacking = ", ".join(repr(w) for w in missing_words(turn.question, cited, turn.weight))
     lacking = lacking or "a word of it (it has none to look for)"
+    why = (
+        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
+        if value < DECLINE_SUPPORT
+        else f"words held {share:.2f} < DECLINE_WORD_SHARE {DECLINE_WORD_SHARE:.2f}"
+    )
     return (
-        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f} for {size} question words "
-        f"(<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); no cited passage holds {lacking}"
+        f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
+        f"no cited passage holds {lacking}"
     )
 
 

@@ -1,4 +1,8 @@
-"""Declining: when the evidence does not cover the question, the answer is declined."""
+"""Declining: when the evidence does not cover the question, the answer is declined.
+
+A short question (`SHORT_QUESTION_WORDS`) is declined when its cited passages hold less than
+`DECLINE_SUPPORT` of its weight, or less than `DECLINE_WORD_SHARE` of its words, counted.
+"""
 
 from __future__ import annotations
 
@@ -29,3 +33,15 @@ off-corpus questions (7 answers two more squad questions and one hotpotqa-dev-tu
 of click and attrs (5 and 4 of 6 declined); 9 and above decline right answers of codes_tune and
 service_tune, and no limit (declining on support alone) falls below the baseline on
 service_tune (the earlier `SUPPORT_BAR` 0.6 declined 94% of it)."""
+
+DECLINE_WORD_SHARE = 0.4
+"""The share of a short question's meaningful words, counted, not weighed
+(`graph.models.support.word_share`), below which its cited passages do not cover it, whatever
+their support: one heavy word held of three ("cost" of "How much does parking cost at the
+museum?", from a sentence on tickets) is a passage about something else.
+
+Chosen with `DECLINE_SUPPORT` on `benchmarks/confidence_sweep.py`: 0.4 declines one more
+off-corpus question of pages (5 of 6 instead of 4) and no answered question of any other set;
+0.5 also declines a right answer of hotpotqa-dev-tune, 0.55 right answers of squad (+0.037
+over the baseline instead of +0.057) and seed_runs' (a two-word question holding one word),
+0.67 right answers of most sets (squad falls below the baseline)."""

@@ -139,6 +139,21 @@ def test_indexed_query_words_are_kept_as_they_are() -> None:
     assert expand_terms(index, "zzz unknownword") == []
 
 
+def test_a_query_word_typed_without_its_accents_finds_the_accented_word() -> None:
+    corpus = Corpus(
+        name="cafes",
+        passages=(
+            Passage("c1", "The Café Löwe in Zürich opens at seven."),
+            Passage("c2", "The bakery on Mill Road opens at six."),
+            Passage("c3", "The market hall closes on Sundays."),
+            Passage("c4", "The library lends bicycles to members."),
+        ),
+    )
+    tool = make_search_tool(corpus, k=1)
+    assert expand_terms(tool.index, "cafe lowe zurich") == ["café", "löwe", "zürich"]
+    assert _call(tool, query="When does Cafe Lowe open?").artifact[0]["id"] == "c1"
+
+
 # --- the retriever ---------------------------------------------------------------------
 
 

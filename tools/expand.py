@@ -1,12 +1,13 @@
 """Query expansion: a word the index lacks becomes the indexed words sharing its stem.
 
-"refund" finds "refunds", "owns" finds "owned".
+"refund" finds "refunds", "owns" finds "owned", "Beyonce" finds "Beyoncé" (a stem drops accents).
 
 BM25 itself stays exact (no stemming in the index); only the query is rewritten.
 """
 
 from __future__ import annotations
 
+import unicodedata
 import weakref
 from collections.abc import Iterable
 from functools import lru_cache
@@ -17,8 +18,15 @@ from tools.bm25_tokens import tokenize
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix-stripping stem: `owns`/`owned` -> `own`, `retries` -> `retry`."""
+    """A light suffix-stripping stem: `owns`/`owned` -> `own`, `retries` -> `retry`.
+
+    Accents are dropped first (`Zürich` -> `zurich`, as `Zurich`): a question typed without them
+    matches the text that has them.
+    """
     w = word.lower()
+    if not w.isascii():
+        decomposed = unicodedata.normalize("NFKD", w)
+        w = "".join(c for c in decomposed if not unicodedata.combining(c))
     if len(w) <= 3 or w.isdigit():
         return w
     for suffix, replacement, min_len in (

@@ -127,7 +127,9 @@ def doubt(result: dict[str, Any]) -> str | None:
     """Why an answer is not confident: ``"support"`` or ``"answer"``; None when it is.
 
     ``"support"``: its citations cover less than `SUPPORT_BAR` of the question; ``"answer"``:
-    a retrieved sentence it does not use covers more of it. None too when there is no answer.
+    the answer itself is in doubt (`graph.models.support.is_confident`: a retrieved sentence it
+    does not use covers more of the question, two cover as much, or it holds few of the
+    question's words). None too when there is no answer.
     """
     if not result.get("answer") or result.get("confident", True):
         return None

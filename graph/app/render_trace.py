@@ -130,7 +130,10 @@ def render_support(result: dict[str, Any]) -> list[str]:
     if result.get("confident") and not result.get("citations"):
         return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
     if doubt(result) == "answer":
-        verdict += ": a retrieved sentence the answer does not use covers more of the question"
+        verdict += (
+            ": other retrieved sentences cover as much of the question,"
+            " or the answer holds little of it"
+        )
     return [
         f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"
         f" the cited passages ({verdict})"

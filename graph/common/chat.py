@@ -33,7 +33,8 @@ DECLINED = "what {searched} found does not cover the question"
 NOTHING_SEARCHED = "nothing was searched"
 NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
 NOT_CONFIDENT_ANSWER = (
-    "(not confident: a retrieved sentence the answer does not use covers more of the question)"
+    "(not confident: other retrieved sentences cover as much of the question,"
+    " or the answer holds little of it)"
 )
 Closer = Callable[[ToolCall, str], ToolMessage]
 """Builds the error tool message for a call that will never run, given the reason."""
@@ -96,7 +97,8 @@ def answer_message(result: Mapping[str, Any]) -> AIMessage:
     """The AI message that closes a turn: the answer with its citations, or why there is none.
 
     An answer that is not ``confident`` says why: its support, or (``result["doubt"]`` is
-    ``"answer"``) that another retrieved sentence covers more of the question; a decline
+    ``"answer"``) that other retrieved sentences cover as much of the question or the answer
+    holds little of it (`graph.models.support.is_confident`); a decline
     (``no_answer``) names the searches (``result["searched"]``) whose passages did not cover it.
     """
     answer = result.get("answer")

@@ -239,3 +239,25 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_one_before_names() 
         [{"id": "s1", "text": text, "score": 2.0}],
     )
     assert answer is not None and answer.text.startswith("They never expire")
+
+
+def test_the_word_after_how_says_what_is_asked_for_not_what_it_is_about() -> None:
+    question = "How large were the donations from the gala?"
+    crowd = "A large gala dinner closed the season."
+    gifts = "Donations that evening came to 12,000 euros."
+    sc = scorer(question, "number")
+    assert "larg" not in sc.table and sc.coverage(crowd) == sc.coverage(gifts)
+    hits = [{"id": "c", "text": crowd}, {"id": "g", "text": gifts}]
+    answer = compose_answer(sc, hits)
+    assert answer is not None and answer.text == gifts
+
+
+def test_a_sentence_naming_another_ordinal_is_about_another_of_the_series() -> None:
+    question = "When was the first harbour festival held?"
+    second = "A second harbour festival was held in 1884 on the pier."
+    first = "The town held a harbour festival in 1866 for the new quay."
+    sc = scorer(question, "date")
+    assert sc.other_ordinal(second) and not sc.other_ordinal(first)
+    assert not scorer("When was the harbour festival held?", "date").other_ordinal(second)
+    answer = compose_answer(sc, [{"id": "h", "text": f"{second} {first}", "score": 1.0}])
+    assert answer is not None and answer.text == first

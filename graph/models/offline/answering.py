@@ -1,9 +1,10 @@
 """The answer: the sentence, or the two sentences of a chain, that best cover the question.
 
 Every sentence of every retrieved passage (markup removed, orders dropped) is scored by the
-question's idf weight it holds (`SENTENCE_SHARE`) and its passage holds (the rest), the
-weight its densest stretch of `WINDOW` words holds, the proximity of the matched words,
-whether it holds a candidate of the kind asked for, the weight the sentence before it adds
+question's idf weight (the word after "how" left out: `HOW_RE`) it holds (`SENTENCE_SHARE`)
+and its passage holds (the rest), the weight its densest stretch of `WINDOW` words holds, the
+proximity of the matched words, whether it holds a candidate of the kind asked for, whether it
+names another ordinal than the question (`ORDINAL_COST`), the weight the sentence before it adds
 (`NEIGHBOUR_WEIGHT`, or `ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main seminary,
 ..." continues the sentence naming the subject), and its passage's place in the searches'
 rankings (`RANK_WEIGHT`; only for searches that score their hits, so results a remote search
@@ -21,7 +22,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from graph.models.actions import Hit
-from graph.models.offline.reading import names, statements_with_code, words
+from graph.models.offline.reading import how_words, names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
@@ -29,6 +30,8 @@ from graph.models.offline.tuning.sentences import (
     KIND_WEIGHT,
     LINK_WEIGHT,
     NEIGHBOUR_WEIGHT,
+    ORDINAL_COST,
+    ORDINALS,
     PAIR_COST,
     PAIRED,
     PROXIMITY_WEIGHT,
@@ -108,11 +111,14 @@ class Scorer:
         self.weight = weight
         self.known = known
         self.asked_text = asked or question
-        self.table = {stem(t): w for t, w in weights(question, weight).items()}
+        form = how_words(question)
+        table = {stem(t): w for t, w in weights(question, weight).items()}
+        self.table = {s: w for s, w in table.items() if s not in form}
         self.total = sum(self.table.values()) or 1.0
         self.kind = kind
         self.asked = {stem(w) for w in words(known)}
         self.in_question = {stem(w) for w in words(asked or question)}
+        self.ordinals = ORDINALS & set(words(asked or question))
         self.capitalised = capitalised
         self.question = question
 
@@ -155,7 +161,12 @@ class Scorer:
             + WINDOW_WEIGHT * max(self.window(t) for t in texts)
             + PROXIMITY_WEIGHT * max(self.proximity(t) for t in texts)
             + KIND_WEIGHT * any(self.has_kind(t) for t in texts)
+            - ORDINAL_COST * self.other_ordinal(joined)
         )
+
+    def other_ordinal(self, text: str) -> bool:
+        """Whether `text` names another of `ORDINALS` than the question does (none: False)."""
+        return bool(self.ordinals) and bool(ORDINALS & set(words(text)) - self.ordinals)
 
     def added(self, text: str, to: str) -> float:
         """The share of the question's weight `text` holds that `to` lacks."""

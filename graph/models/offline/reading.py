@@ -21,6 +21,7 @@ from graph.models.offline.tuning.reading import (
     SENTENCE_RE,
     WORD_RE,
 )
+from graph.models.offline.tuning.sentences import HOW_RE
 from graph.models.support import question_terms
 from tools.expand import stem
 
@@ -28,6 +29,11 @@ from tools.expand import stem
 def words(text: str) -> list[str]:
     """Lowercased runs of letters and digits (the same words BM25 indexes)."""
     return WORD_RE.findall(text.lower())
+
+
+def how_words(question: str) -> set[str]:
+    """The stems of the words right after "how" ("large" in "How large were the donations?")."""
+    return {stem(m.group(1)) for m in HOW_RE.finditer(question)}
 
 
 def stems(text: str) -> set[str]:

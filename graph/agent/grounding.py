@@ -27,8 +27,8 @@ from graph.models.support import (
     question_terms,
     stems_of,
     support,
-    tool_weight,
 )
+from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 

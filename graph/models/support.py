@@ -35,8 +35,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from graph.models.background import rarity
-from graph.models.tool_weight import ToolWeight as ToolWeight
-from graph.models.tool_weight import tool_weight as tool_weight
 from tools.bm25_tokens import tokenize
 from tools.expand import stem
 

@@ -1,6 +1,6 @@
 """The weight of a question word over the search tools: its idf, the best over the tools.
 
-`graph.models.support` weighs a question's words with it (and re-exports `tool_weight`): a word
+`graph.models.support` weighs a question's words with it (`tool_weight`): a word
 an index lacks weighs as the indexed words the search would expand it to (`tools.expand`), and
 a word held only where its BM25 idf is 0 weighs `SEEN_FLOOR`.
 """

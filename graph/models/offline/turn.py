@@ -24,7 +24,8 @@ from graph.models.offline.reading import (
 )
 from graph.models.offline.sources import ranked, search_sources
 from graph.models.offline.tuning.search import BRIDGE_PASSAGES
-from graph.models.support import coverage, question_terms, tool_weight
+from graph.models.support import coverage, question_terms
+from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.search_protocol import SearchSource

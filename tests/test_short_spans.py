@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.models.offline.reading import mid_capitals
+from graph.models.offline.reading import mid_capitals, names
 from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.statements import statements
 
@@ -298,3 +298,18 @@ def test_statements_split_before_lowercase_words_but_not_after_initials() -> Non
         "attrs is old.",
         "C. W. Grafton wrote it.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # a heading word run into the sentence opens it, then a function word: neither is a name
+        ("Extension In older versions of Tallis it was an add-on.", ["Tallis"]),
+        ("In Tallis the reader is built in.", ["Tallis"]),
+        ("The Fleet Platform team owns Beacon.", ["Fleet Platform", "Beacon"]),
+    ],
+)
+def test_names_never_start_with_the_opening_word_or_a_function_word(
+    sentence: str, found: list[str]
+) -> None:
+    assert [name.text for name in names(sentence)] == found

@@ -115,6 +115,14 @@ class Name:
     end: int
 
 
+def _past_leading(start: int, parts: list[str]) -> tuple[int, list[str]]:
+    """A span's words past its leading function words and connectors, and where they start."""
+    while parts and (parts[0] in LEADING_FUNCTION_WORDS or parts[0].lower() in CONNECTORS):
+        start += len(parts[0]) + 1
+        parts = parts[1:]
+    return start, parts
+
+
 def mid_capitals(texts: Iterable[str]) -> set[str]:
     """Words written capitalised somewhere other than a sentence's start (lowercased)."""
     found: set[str] = set()
@@ -138,12 +146,9 @@ def names(sentence: str, capitalised: Collection[str] = ()) -> list[Name]:
         span = match.group(0).rstrip(".'’-")
         start = match.start()
         parts = span.split()
-        while parts and (parts[0] in LEADING_FUNCTION_WORDS or parts[0].lower() in CONNECTORS):
-            start += len(parts[0]) + 1
-            parts = parts[1:]
+        start, parts = _past_leading(start, parts)
         if parts and start == 0 and not any(w in capitalised for w in words(parts[0])):
-            start += len(parts[0]) + 1
-            parts = parts[1:]
+            start, parts = _past_leading(start + len(parts[0]) + 1, parts[1:])
         while parts and parts[-1].lower() in CONNECTORS:
             parts = parts[:-1]
         if parts:

@@ -20,7 +20,12 @@ from graph.models.offline.answering import (
     joined,
     retrieved_sentences,
 )
-from graph.models.offline.reading import sentences, split_relative_clause, statements_with_code
+from graph.models.offline.reading import (
+    how_words,
+    sentences,
+    split_relative_clause,
+    statements_with_code,
+)
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -242,14 +247,20 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_one_before_names() 
 
 
 def test_the_word_after_how_says_what_is_asked_for_not_what_it_is_about() -> None:
-    question = "How large were the donations from the gala?"
-    crowd = "A large gala dinner closed the season."
-    gifts = "Donations that evening came to 12,000 euros."
+    question = "How heavy was the bell cast for the Orrin chapel?"
+    crowd = "A heavy rain fell on the Orrin chapel the day its bell was cast."
+    bell = "The bell cast for the Orrin chapel weighed 640 kilograms."
     sc = scorer(question, "number")
-    assert "larg" not in sc.table and sc.coverage(crowd) == sc.coverage(gifts)
-    hits = [{"id": "c", "text": crowd}, {"id": "g", "text": gifts}]
+    assert "heavy" not in sc.table
+    hits = [{"id": "c", "text": crowd}, {"id": "b", "text": bell}]
     answer = compose_answer(sc, hits)
-    assert answer is not None and answer.text == gifts
+    assert answer is not None and answer.text == bell
+
+
+def test_the_word_after_how_is_kept_when_no_verb_follows_it() -> None:
+    assert how_words("How heavy was the bell?") == {"heavy"}
+    assert how_words("Explain how Quill routes requests") == set()
+    assert "quill" in scorer("Explain how Quill routes requests").table
 
 
 def test_a_sentence_naming_another_ordinal_is_about_another_of_the_series() -> None:

@@ -32,7 +32,11 @@ def words(text: str) -> list[str]:
 
 
 def how_words(question: str) -> set[str]:
-    """The stems of the words right after "how" ("large" in "How large were the donations?")."""
+    """The stems of the degree words after "how" ("large" in "How large were the donations?").
+
+    A word counts when a verb follows it (`HOW_RE`): in "Explain how Flask routes requests" the
+    word after "how" is the subject.
+    """
     return {stem(m.group(1)) for m in HOW_RE.finditer(question)}
 
 

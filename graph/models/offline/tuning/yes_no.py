@@ -37,15 +37,19 @@ STATEMENT_BREAK_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 """Any sentence end, also before a lowercase word ("... PyPy. attrs doesn't"): the statement a
 yes or no is read from is one sentence."""
 
-CLAUSE_BREAK_RE = re.compile(r"[,;:()\[\]—–]|\s-\s|\b(?:but|whereas|however|although)\b", re.I)
-"""Where a sentence's clauses split, for reading which clause a negation belongs to."""
-
-CONTRAST_RE = re.compile(r"\b(?:but|however|although|though|whereas|yet)\b", re.I)
+CONTRAST_WORDS = ("but", "however", "although", "though", "whereas")
 """Words joining two sides of a contrast ("not allowed, although assistance dogs are
-welcome"): when the sides are turned opposite ways and the one without the main clauses holds
-a question word, the sentence says both, and no yes or no is read. Chosen on the documentation
-tune sets' yes/no questions (a split at every clause break also took "ever" after "super()" for
-another side)."""
+welcome"): a clause break (`CLAUSE_BREAK_RE`), and the sides `CONTRAST_RE` compares. ("yet"
+is left out: "not yet" is a negation, not a contrast.)"""
+
+CONTRAST_RE = re.compile(rf"\b(?:{'|'.join(CONTRAST_WORDS)})\b", re.I)
+"""Where a statement's sides of a contrast split: when the sides are turned opposite ways and
+the one without the main clauses holds a question word, the sentence says both, and no yes or
+no is read. Chosen on the documentation tune sets' yes/no questions (a split at every clause
+break also took "ever" after "super()" for another side)."""
+
+CLAUSE_BREAK_RE = re.compile(rf"[,;:()\[\]—–]|\s-\s|\b(?:{'|'.join(CONTRAST_WORDS)})\b", re.I)
+"""Where a sentence's clauses split, for reading which clause a negation belongs to."""
 
 YES_MISSING_SHARE = 0.34
 """Most of a yes/no question's words the statement may lack (its subject said as "It", a

@@ -5,9 +5,10 @@ benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` and
 `DECLINE_WORD_SHARE` set to 0 so the policy never declines on coverage, and the finish node's
 evidence is recorded for each answer: its `support`, the answer's own coverage, the best rival
 sentence's, the rivals tied with it and the question words it holds
-(`graph.models.support.Confidence`), the share of the question's words the cited passages hold
-and the question's meaningful words. The bars then only decide what is declined and what is
-confident, so each grid point is scored without rerunning:
+(`graph.models.confidence.Confidence`), the share of the question's words the cited passages
+hold and the question's meaningful words. The bars then decide, through the policy's own checks
+(`rules.is_declined`, `confidence.is_confident`), what is declined and what is confident, so
+each grid point is scored without rerunning:
 
 - the decline grids (`DECLINE_SUPPORT` x `SHORT_QUESTION_WORDS`, then `DECLINE_WORD_SHARE` x
   `DECLINE_SUPPORT`, the third knob at its value): per set, right and cited against the
@@ -41,7 +42,7 @@ from benchmarks.answer_quality import (  # noqa: E402
 )
 from evals.baselines import quote_baseline  # noqa: E402
 from evals.datasets import load_dataset  # noqa: E402
-from graph.models import support  # noqa: E402
+from graph.models import confidence, support  # noqa: E402
 from graph.models.offline.tuning import declining  # noqa: E402
 
 DECLINE_GRID = ((0.45, 0.5, 0.51, 0.52, 0.55, 0.6), (6, 7, 8, 9, 10, 99))
@@ -61,24 +62,29 @@ class Row:
     right_cited: bool
     baseline_right_cited: bool
     words: int
-    evidence: support.Confidence
-    held: float = 1.0
-    """The share of the question's words (counted) the cited passages hold."""
+    evidence: confidence.Confidence
+    held: float = 0.0
+    """The share of the question's words (counted) the cited passages hold (0.0 unmeasured, as
+    `word_share` of no passage)."""
 
 
 def collect(name: str, limit: int | None) -> list[Row]:
     """Every question of one set answered with the decline off, with its evidence."""
     dataset = load_dataset(TUNE_SETS[name])
     questions = dataset.questions[:limit] if limit else dataset.questions
-    seen: dict[str, support.Confidence] = {}
+    seen: dict[str, confidence.Confidence] = {}
     held: dict[str, float] = {}
     measure = grounding.confidence
 
-    def recording(question: str, answer: str, cited: Any, *args: Any) -> support.Confidence:
-        seen[question] = measure(question, answer, cited, *args)
-        weight = args[-1]
-        table = support.weights(question, weight, support.unseen_share(weight))
-        held[question] = support.word_share(table, cited)
+    def recording(
+        question: str,
+        answer: str,
+        cited: Sequence[str],
+        retrieved: Sequence[str],
+        weight: support.Weight,
+    ) -> confidence.Confidence:
+        seen[question] = measure(question, answer, cited, retrieved, weight)
+        held[question] = support.word_share(support.support_weights(question, weight), cited)
         return seen[question]
 
     grounding.confidence = recording  # type: ignore[assignment]
@@ -97,7 +103,7 @@ def collect(name: str, limit: int | None) -> list[Row]:
                     is_right(question, result) and cites_support(question, result),
                     is_right(question, base) and cites_support(question, base),
                     len(support.question_terms(question.question)),
-                    seen.get(question.question, support.Confidence(0.0, 0.0, 0.0)),
+                    seen.get(question.question, confidence.Confidence(0.0, 0.0, 0.0)),
                     held.get(question.question, 0.0),
                 )
             )
@@ -108,9 +114,10 @@ def collect(name: str, limit: int | None) -> list[Row]:
 
 def declined(row: Row, bar: float, short: int, share: float = declining.DECLINE_WORD_SHARE) -> bool:
     """Whether the policy declines `row` at these bars (or declined it anyway)."""
-    held = row.evidence.support >= bar and row.held >= share
-    covered = row.computed or held or row.words > short
-    return not row.answered or not covered
+    return not row.answered or (
+        not row.computed
+        and rules.is_declined(row.words, row.evidence.support, row.held, short, bar, share)
+    )
 
 
 def decline_cell(
@@ -131,8 +138,8 @@ def confidence_cell(
     rows: Sequence[Row],
     bar: float,
     margin: float,
-    ties: int = support.RIVAL_TIES,
-    words: float = support.ANSWER_WORD_SHARE,
+    ties: int = confidence.RIVAL_TIES,
+    words: float = confidence.ANSWER_WORD_SHARE,
 ) -> str:
     """Wrong but confident of the answers given / right confident of the right answers."""
     given = [
@@ -143,7 +150,7 @@ def confidence_cell(
 
     def sure(r: Row) -> bool:
         e = r.evidence
-        return r.computed or support.is_confident(
+        return r.computed or confidence.is_confident(
             e.support,
             e.answer,
             e.rival,
@@ -177,7 +184,7 @@ def grid(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run each set once with the decline off and print both grids."""
+    """Run each set once with the decline off and print the four grids."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", help=f"comma-separated, of: {', '.join(TUNE_SETS)}")
     parser.add_argument("--limit", type=int, help="only the first N questions of each set")
@@ -186,9 +193,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown := [n for n in names if n not in TUNE_SETS]:
         parser.error(f"unknown set {unknown[0]!r}")
     rules.DECLINE_SUPPORT = rules.DECLINE_WORD_SHARE = 0.0  # answer every question it can
-    sets = {name: collect(name, args.limit) for name in names}
-    rules.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
-    rules.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
+    try:
+        sets = {name: collect(name, args.limit) for name in names}
+    finally:
+        rules.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
+        rules.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
     short, bar = declining.SHORT_QUESTION_WORDS, declining.DECLINE_SUPPORT
     print(
         "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"
@@ -198,10 +207,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     share = declining.DECLINE_WORD_SHARE
     print(grid(sets, WORD_GRID, (share, bar), lambda rows, a, b: decline_cell(rows, b, short, a)))
     print("\nConfidence: a = SUPPORT_BAR, b = RIVAL_MARGIN; wrong+conf / right conf")
-    bars = (support.SUPPORT_BAR, support.RIVAL_MARGIN)
+    bars = (confidence.SUPPORT_BAR, confidence.RIVAL_MARGIN)
     print(grid(sets, CONFIDENCE_GRID, bars, confidence_cell))
     print("\nConfidence: a = RIVAL_TIES, b = ANSWER_WORD_SHARE; as above")
-    held = (float(support.RIVAL_TIES), support.ANSWER_WORD_SHARE)
+    held = (float(confidence.RIVAL_TIES), confidence.ANSWER_WORD_SHARE)
     print(grid(sets, TIES_GRID, held, lambda rows, a, b: confidence_cell(rows, *bars, a, b)))
 
 

@@ -109,7 +109,7 @@ class RunRecord(TypedDict):
     support: NotRequired[float]
     """Share of the question's idf weight the cited passages cover."""
     confident: NotRequired[bool]
-    """Whether the run's answer is trusted (`graph.models.support.is_confident`, or computed)."""
+    """Whether the run's answer is trusted (`graph.models.confidence.is_confident`, or computed)."""
     tokens: NotRequired[int | None]
     """Total tokens the model reported for the run; absent or None when it reported none."""
     tool_calls: NotRequired[list[str]]

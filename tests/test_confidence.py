@@ -14,19 +14,18 @@ from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.app.render_trace import render_result
-from graph.common.chat import NOT_CONFIDENT_ANSWER
-from graph.models.offline.model import PolicyModel
-from graph.models.support import (
+from graph.common.chat import ANSWER_DOUBT, NOT_CONFIDENT_ANSWER
+from graph.models.confidence import (
     RIVAL_MARGIN,
     SUPPORT_BAR,
     answer_coverage,
     confidence,
     is_confident,
-    missing_words,
-    rival_coverage,
+    rivals,
     source_sentences,
-    weights,
 )
+from graph.models.offline.model import PolicyModel
+from graph.models.support import missing_words, weights
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -99,14 +98,14 @@ def test_answer_coverage_counts_the_source_sentence_and_a_chain_it_names() -> No
     assert unlinked == pytest.approx(1 / 5)  # p1 names nothing of this answer: only "leads"
 
 
-def test_rival_coverage_is_the_best_retrieved_sentence_the_answer_does_not_use() -> None:
+def test_the_best_rival_is_the_best_retrieved_sentence_the_answer_does_not_use() -> None:
     question = "How long does the Quillon kettle take to boil a litre?"
     table = flat(question)
     retrieved = [FACTS["k1"], FACTS["k2"]]
     # long, quillon, kettle, take, boil, litre: k1 holds four, k2 two
-    assert rival_coverage(table, FACTS["k1"], [FACTS["k1"]], retrieved) == pytest.approx(2 / 6)
-    assert rival_coverage(table, FACTS["k2"], [FACTS["k2"]], retrieved) == pytest.approx(4 / 6)
-    assert rival_coverage(table, "anything", [], []) == 0.0
+    assert rivals(table, FACTS["k1"], [FACTS["k1"]], retrieved, 1.0)[0] == pytest.approx(2 / 6)
+    assert rivals(table, FACTS["k2"], [FACTS["k2"]], retrieved, 1.0)[0] == pytest.approx(4 / 6)
+    assert rivals(table, "anything", [], [], 0.5) == (0.0, 0)
 
 
 def test_is_confident_needs_the_bar_and_no_rival_clearly_ahead() -> None:
@@ -126,8 +125,9 @@ def test_is_confident_needs_the_bar_and_no_rival_clearly_ahead() -> None:
 def test_missing_words_are_the_question_words_no_passage_holds_heaviest_first() -> None:
     idf = {"refund": 3.0, "window": 1.0, "policy": 2.0}
     question = "What's our refund window policy?"
-    assert missing_words(question, [FACTS["t1"]], lambda t: idf[t]) == ["refund", "policy"]
-    assert missing_words(question, [FACTS["r1"] + " The policy"], lambda t: idf[t]) == []
+    table = weights(question, lambda t: idf[t])
+    assert missing_words(table, [FACTS["t1"]]) == ["refund", "policy"]
+    assert missing_words(table, [FACTS["r1"] + " The policy"]) == []
 
 
 def test_a_covered_question_is_answered_confident() -> None:
@@ -160,7 +160,7 @@ def test_a_real_models_answer_whose_own_words_miss_the_question_is_not_confident
     assert state["confident"] is False  # ... but the answer does not say what r1 says
     assert NOT_CONFIDENT_ANSWER in str(state["messages"][-1].content)
     shown = render_result(state, [])
-    assert any("other retrieved sentences cover as much" in line for line in shown)
+    assert any(ANSWER_DOUBT in line for line in shown)
 
 
 def test_a_real_models_short_answer_drawn_from_its_citation_is_confident() -> None:

@@ -9,14 +9,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from confidence_sweep import Row, confidence_cell, decline_cell, declined  # noqa: E402
 
-from graph.models.support import Confidence
+from graph.models.confidence import Confidence
 
 
 def row(
     support: float, *, words: int = 4, right: bool = False, off: bool = False, rival: float = 0.0
 ) -> Row:
-    """A question answered with the decline off: its evidence and how it was scored."""
-    return Row(off, True, False, right, right, False, words, Confidence(support, support, rival))
+    """A question answered with the decline off, its cited passages holding every word."""
+    evidence = Confidence(support, support, rival)
+    return Row(off, True, False, right, right, False, words, evidence, held=1.0)
 
 
 def test_a_short_weakly_covered_question_is_declined_and_a_long_one_answered() -> None:

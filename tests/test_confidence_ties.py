@@ -1,27 +1,26 @@
 """The answer must be singled out and on the question to be confident, and a short question
-whose passages hold few of its words is declined: `word_share`, `rival_ties`, `is_confident`'s
-ties and words, and `rules.declines`' word share. Made-up passages only."""
+whose passages hold few of its words is declined: `word_share`, `rivals`' ties, `is_confident`'s
+ties and words, and `rules.declines`' word share (`rules.is_declined`). Made-up passages only."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
-from graph.models.offline.rules import declines
-from graph.models.offline.tuning.declining import DECLINE_SUPPORT, DECLINE_WORD_SHARE
-from graph.models.support import (
+from graph.models.confidence import (
     ANSWER_WORD_SHARE,
     RIVAL_TIES,
     SUPPORT_BAR,
     confidence,
     is_confident,
-    rival_ties,
-    weights,
-    word_share,
+    rivals,
 )
+from graph.models.offline.rules import declines, is_declined
+from graph.models.offline.tuning.declining import DECLINE_SUPPORT, DECLINE_WORD_SHARE
+from graph.models.support import covered, support_weights, weights, word_share
 
-WEIGHTS = {"parking": 1.0, "cost": 5.0, "harbour": 1.0, "opened": 1.0, "lighthouse": 1.0}
-"""Made-up idf: "cost" is the rare word of its question."""
+WEIGHTS = {"luggage": 1.0, "fee": 5.0, "ferry": 1.0, "opened": 1.0, "lighthouse": 1.0}
+"""Made-up idf: "fee" is the rare word of its question."""
+
+QUESTION = "What is the luggage fee on the ferry?"
+"""A made-up short question of three meaningful words, one of them heavy."""
 
 
 def weight(term: str) -> float:
@@ -29,19 +28,20 @@ def weight(term: str) -> float:
     return WEIGHTS.get(term, 1.0)
 
 
-def turn(question: str) -> Any:
-    """What `declines` reads of a turn: the question and the word weight."""
-    return SimpleNamespace(question=question, weight=weight)
+def declined(question: str, cited: list[str]) -> str | None:
+    """`declines` as the `answer` rule calls it: on the question's support table."""
+    table = support_weights(question, weight)
+    return declines(question, table, cited, covered(table, cited))
 
 
 def test_word_share_counts_the_words_held_not_their_weight() -> None:
-    table = weights("How much does parking cost at the harbour?", weight)
-    assert word_share(table, ["Tickets cost 15 euros."]) == 1 / 3
-    assert word_share(table, ["Parking at the harbour costs 3 euros."]) == 1.0
+    table = weights(QUESTION, weight)
+    assert word_share(table, ["The fee is 15 euros."]) == 1 / 3
+    assert word_share(table, ["Luggage on the ferry has a fee of 3 euros."]) == 1.0
     assert word_share(table, []) == 0.0 and word_share({}, ["anything"]) == 0.0
 
 
-def test_rival_ties_counts_the_distinct_other_sentences_covering_as_much() -> None:
+def test_rival_ties_count_the_distinct_other_sentences_covering_as_much() -> None:
     table = weights("Who opened the lighthouse?", weight)
     answer = "The lighthouse has a red lamp."
     retrieved = [
@@ -50,8 +50,8 @@ def test_rival_ties_counts_the_distinct_other_sentences_covering_as_much() -> No
         "The harbour has two piers.",
     ]
     # two distinct other sentences hold "lighthouse", as the answer does; the repeat counts once
-    assert rival_ties(table, answer, [answer], retrieved, 0.5) == 2
-    assert rival_ties(table, answer, [answer], retrieved, 0.6) == 0
+    assert rivals(table, answer, [answer], retrieved, 0.5) == (0.5, 2)
+    assert rivals(table, answer, [answer], retrieved, 0.6) == (0.5, 0)
 
 
 def test_an_answer_tied_with_rivals_or_holding_few_question_words_is_not_confident() -> None:
@@ -70,17 +70,24 @@ def test_an_answer_whose_words_are_in_many_sentences_is_not_confident() -> None:
 
 
 def test_a_short_question_whose_passages_hold_one_word_of_three_is_declined() -> None:
-    question = "How much does parking cost at the harbour?"
-    cited = ["Tickets cost 15 euros and include a drink."]
-    why = declines(turn(question), cited)
+    cited = ["The fee is 15 euros and includes a drink."]
+    why = declined(QUESTION, cited)
     assert why is not None and f"DECLINE_WORD_SHARE {DECLINE_WORD_SHARE:.2f}" in why
-    assert "'parking'" in why and "'harbour'" in why
+    assert "'luggage'" in why and "'ferry'" in why
     # the heavy word alone gives it support above the other bar
-    table = weights(question, weight)
+    table = weights(QUESTION, weight)
+    assert covered(table, cited) >= DECLINE_SUPPORT
     assert word_share(table, cited) < DECLINE_WORD_SHARE
-    assert declines(turn(question), ["Harbour tickets cost 15 euros."]) is None
+    assert declined(QUESTION, ["Ferry tickets have a fee of 15 euros."]) is None
 
 
 def test_the_support_decline_still_names_its_own_bar() -> None:
-    why = declines(turn("Who opened the lighthouse?"), ["The harbour has two piers."])
+    why = declined("Who opened the lighthouse?", ["The harbour has two piers."])
     assert why is not None and f"DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}" in why
+
+
+def test_only_a_short_question_is_declined_and_on_either_bar() -> None:
+    assert is_declined(3, 0.7, 1 / 3, 8, 0.51, 0.4)  # few words held
+    assert is_declined(3, 0.5, 1.0, 8, 0.51, 0.4)  # little support
+    assert not is_declined(3, 0.7, 1 / 3, 8, 0.51, 0.3)
+    assert not is_declined(9, 0.1, 0.0, 8, 0.51, 0.4)  # a long question is answered

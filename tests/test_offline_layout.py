@@ -292,3 +292,18 @@ def test_without_a_budget_the_rules_alone_decide_when_to_stop() -> None:
     assert decide(tools, 2, question, seen).tool == FINISH_TOOL
     unbounded = decide(tools, None, question, seen)
     assert unbounded.tool == "search_ops"
+
+
+CONFIDENCE_BARS = {"SUPPORT_BAR", "RIVAL_MARGIN", "RIVAL_TIES", "ANSWER_WORD_SHARE"}
+"""The confidence bars, assigned by `graph/models/confidence.py` alone."""
+
+
+def test_the_confidence_bars_are_assigned_by_their_owner_only() -> None:
+    owners: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "graph").rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in CONFIDENCE_BARS:
+                    owners.setdefault(target.id, set()).add(str(path.relative_to(ROOT)))
+    assert owners == {name: {"graph/models/confidence.py"} for name in CONFIDENCE_BARS}

@@ -10,10 +10,10 @@ import pytest
 
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
+from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.rules import RULES, decide
 from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
 from graph.models.offline.turn import Turn, find_bridge, new_name
-from graph.models.support import SUPPORT_BAR
 from tools.calculator import calculator
 from tools.finish import FINISH_TOOL, finish
 from tools.search import make_search_tool

@@ -17,8 +17,9 @@ from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.agent.grounding import corpora_hold
 from graph.app.render_trace import render_result
+from graph.models.confidence import SUPPORT_BAR
 from graph.models.scripted import ScriptedModel
-from graph.models.support import SUPPORT_BAR, support, weights
+from graph.models.support import support, weights
 from graph.models.tool_weight import tool_weight
 from tests.cli_helpers import run_cli
 from tools.calculator import calculator

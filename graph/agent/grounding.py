@@ -5,9 +5,11 @@
   quoted from its citations, not that it answers: any extract of a cited passage scores 1.0.
 - ``support`` is the share of the question's idf weight the cited passages cover, read with the
   search tool's analyzer (`graph.models.support`); ``confident`` is support at or above the
-  bar with no retrieved sentence the answer does not use covering clearly more of the question
-  than the answer's own words (`graph.models.support.confidence`), or an answer computed by
-  the calculator that searched nothing. `doubt` names which of the two an answer missed.
+  bar with the answer singled out and on the question: no retrieved sentence it does not use
+  covering clearly more of the question than the answer's own texts, fewer than `RIVAL_TIES`
+  covering as much, and enough of the question's words held (`graph.models.confidence`), or an
+  answer computed by the calculator that searched nothing. `doubt` names whether the support or
+  the answer itself is what an answer missed.
 - `corpora_hold` tells whether a question had passages to cite at all (the search tools'
   own evidence, words expanded as a search expands them), so an uncited answer to such a
   question is marked ``ungrounded``.
@@ -21,13 +23,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph.agent.transcript import hits_of, is_search_call
-from graph.models.support import (
-    SUPPORT_BAR,
-    confidence,
-    question_terms,
-    stems_of,
-    support,
-)
+from graph.models.confidence import SUPPORT_BAR, confidence
+from graph.models.support import question_terms, stems_of, support
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
@@ -127,9 +124,9 @@ def doubt(result: dict[str, Any]) -> str | None:
     """Why an answer is not confident: ``"support"`` or ``"answer"``; None when it is.
 
     ``"support"``: its citations cover less than `SUPPORT_BAR` of the question; ``"answer"``:
-    the answer itself is in doubt (`graph.models.support.is_confident`: a retrieved sentence it
-    does not use covers more of the question, two cover as much, or it holds few of the
-    question's words). None too when there is no answer.
+    the answer itself is in doubt (`graph.models.confidence.is_confident`: a retrieved sentence
+    it does not use covers more of the question, `RIVAL_TIES` or more cover as much, or it holds
+    few of the question's words). None too when there is no answer.
     """
     if not result.get("answer") or result.get("confident", True):
         return None

@@ -65,8 +65,8 @@ class OutputState(TypedDict, total=False):
     support: float
     """Share of the question's idf weight that the cited passages cover (`graph.models.support`)."""
     confident: bool
-    """Whether the answer is trusted: support at or above the bar and no retrieved sentence it does
-    not use covering clearly more of the question (`graph.models.support`), or a computed result."""
+    """Whether the answer is trusted: support at or above the bar and the answer singled out and on
+    the question (`graph.models.confidence.is_confident`), or a computed result."""
     ungrounded: bool
     """True when the answer cites nothing although the corpora hold passages on the question."""
     question: str

@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 from graph.agent.grounding import doubt
 from graph.agent.messages import message_text
 from graph.agent.transcript import hits_of, is_search_call
-from graph.common.chat import is_answer_message
+from graph.common.chat import ANSWER_DOUBT, is_answer_message
 from tools.finish import FINISH_TOOL
 
 INDENT = "    "
@@ -130,10 +130,7 @@ def render_support(result: dict[str, Any]) -> list[str]:
     if result.get("confident") and not result.get("citations"):
         return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
     if doubt(result) == "answer":
-        verdict += (
-            ": other retrieved sentences cover as much of the question,"
-            " or the answer holds little of it"
-        )
+        verdict += f": {ANSWER_DOUBT}"
     return [
         f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"
         f" the cited passages ({verdict})"

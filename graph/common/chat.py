@@ -32,10 +32,11 @@ BUDGET_SPENT = "the step budget ran out after {steps} model calls"
 DECLINED = "what {searched} found does not cover the question"
 NOTHING_SEARCHED = "nothing was searched"
 NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
-NOT_CONFIDENT_ANSWER = (
-    "(not confident: other retrieved sentences cover as much of the question,"
-    " or the answer holds little of it)"
+ANSWER_DOUBT = (
+    "other retrieved sentences cover as much of the question, or the answer holds little of it"
 )
+"""Why an answer is in doubt itself, not its support: the chat message's and the trace's words."""
+NOT_CONFIDENT_ANSWER = f"(not confident: {ANSWER_DOUBT})"
 Closer = Callable[[ToolCall, str], ToolMessage]
 """Builds the error tool message for a call that will never run, given the reason."""
 
@@ -98,7 +99,7 @@ def answer_message(result: Mapping[str, Any]) -> AIMessage:
 
     An answer that is not ``confident`` says why: its support, or (``result["doubt"]`` is
     ``"answer"``) that other retrieved sentences cover as much of the question or the answer
-    holds little of it (`graph.models.support.is_confident`); a decline
+    holds little of it (`graph.models.confidence.is_confident`); a decline
     (``no_answer``) names the searches (``result["searched"]``) whose passages did not cover it.
     """
     answer = result.get("answer")

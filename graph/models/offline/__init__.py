@@ -5,6 +5,6 @@ table, in order, each rule a small function of a `turn.Turn` whose Thought shows
 that decided. Each text skill has its own module (`reading`, `directives`, `arithmetic`,
 `answering`, `short_answers`), `sources` chooses among search tools, and the `tuning`
 package holds every threshold, word list and pattern, one module per concern. Tools with
-structured arguments go to `graph.models.structured`; the support and confidence measures and
-their bars are `graph.models.support`.
+structured arguments go to `graph.models.structured`; the support measure is
+`graph.models.support`, the confidence measure and its bars `graph.models.confidence`.
 """

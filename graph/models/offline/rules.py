@@ -4,8 +4,8 @@
 the turn has observed, the tools, the budget left) returning an `Action` or None, and its
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
 0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
-call with no answer when the cited passages' support of a short question is below
-`DECLINE_SUPPORT`.
+call with no answer when the cited passages of a short question hold less than
+`DECLINE_SUPPORT` of its weight or `DECLINE_WORD_SHARE` of its words (`is_declined`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from graph.models.actions import Action, Observation
+from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.answering import Answer, Scorer, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.reading import mid_capitals, words
@@ -39,12 +40,10 @@ from graph.models.offline.turn import (
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
 from graph.models.support import (
-    SUPPORT_BAR,
     covered,
     missing_words,
     question_terms,
-    support,
-    unseen_share,
+    support_weights,
     weights,
     word_share,
 )
@@ -210,7 +209,9 @@ def answer(turn: Turn, why: str = "answer") -> Action:
             shown.insert(0, bridge.sentence)
     by_id = {str(h["id"]): str(h.get("text", "")) for h in turn.hits}
     cited = [by_id[d] for d in citations if d in by_id]
-    refusal = declines(turn, cited)
+    table = support_weights(turn.question, turn.weight)
+    value = covered(table, cited)
+    refusal = declines(turn.question, table, cited, value)
     if refusal:
         return finish(
             f"{why}: {refusal}; best sentence score {chosen.score:.2f} from "
@@ -218,7 +219,6 @@ def answer(turn: Turn, why: str = "answer") -> Action:
             None,
             [],
         )
-    value = support(turn.question, cited, turn.weight)
     short = short_answer(turn.question, kind, chosen.sentences, known, capitalised, chosen.coverage)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
     bar = ">=" if value >= SUPPORT_BAR else "<"
@@ -231,20 +231,20 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     )
 
 
-def declines(turn: Turn, cited: list[str]) -> str | None:
-    """Why the `cited` passages do not cover the question, or None when they do.
+def declines(question: str, table: dict[str, float], cited: list[str], value: float) -> str | None:
+    """Why the `cited` passages do not cover `question`, or None when they do (`is_declined`).
 
-    They do not when the question is short (`SHORT_QUESTION_WORDS`) and their support is below
-    `DECLINE_SUPPORT` or they hold less than `DECLINE_WORD_SHARE` of its words (counted);
+    `table` is the question's `support_weights`, `value` the passages' support on it;
     otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
     confident.
     """
-    table = weights(turn.question, turn.weight, unseen_share(turn.weight))
-    value, share = covered(table, cited), word_share(table, cited)
-    size = len(question_terms(turn.question))
-    if size > SHORT_QUESTION_WORDS or (value >= DECLINE_SUPPORT and share >= DECLINE_WORD_SHARE):
+    share = word_share(table, cited)
+    size = len(question_terms(question))
+    if not is_declined(
+        size, value, share, SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE
+    ):
         return None
-    lacking = ", ".join(repr(w) for w in missing_words(turn.question, cited, turn.weight))
+    lacking = ", ".join(repr(w) for w in missing_words(table, cited))
     lacking = lacking or "a word of it (it has none to look for)"
     why = (
         f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
@@ -255,6 +255,19 @@ def declines(turn: Turn, cited: list[str]) -> str | None:
         f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
         f"no cited passage holds {lacking}"
     )
+
+
+def is_declined(
+    size: int, value: float, share: float, short: int, bar: float, least_words: float
+) -> bool:
+    """Whether a question of `size` meaningful words is declined at these bars.
+
+    Its cited passages give it support `value` and hold `share` of its words (counted). Only a
+    short question (at most `short` words) is declined: when `value` is below `bar` or `share`
+    below `least_words` (the policy's bars: `SHORT_QUESTION_WORDS`, `DECLINE_SUPPORT`,
+    `DECLINE_WORD_SHARE`; `benchmarks/confidence_sweep.py` scores others).
+    """
+    return size <= short and not (value >= bar and share >= least_words)
 
 
 RULES: tuple[Rule, ...] = (

@@ -58,7 +58,7 @@ class Turn:
 
     @cached_property
     def weight(self) -> Callable[[str], float]:
-        """A word's idf over the search tools (`graph.models.support.tool_weight`)."""
+        """A word's idf over the search tools (`graph.models.tool_weight.tool_weight`)."""
         return tool_weight(self.sources)
 
     @cached_property

@@ -9,7 +9,8 @@ importers name the module that owns it (this package re-exports nothing).
 
 Nothing else in graph/models/offline defines one (tests/test_offline_layout.py checks that on
 the syntax tree). Two values the policy uses are owned lower down, because the finish node
-uses them too: the support bar and the function words (`graph.models.support`). Chosen on the
+uses them too: the confidence bars (`graph.models.confidence`) and the function words
+(`graph.models.support`). Chosen on the
 tune sets only (the jinja, click and attrs documentation sets, the SQuAD sample,
 hotpotqa-dev-tune, notes, seed_runs, codes_tune, service_tune and the made-up folders of
 tests/); hotpotqa-dev-test and hotpotqa-hard are held out for reporting. What each rule adds on

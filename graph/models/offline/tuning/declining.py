@@ -8,7 +8,7 @@ from __future__ import annotations
 
 DECLINE_SUPPORT = 0.51
 """Support below which the `answer` rule declines a short question (`SHORT_QUESTION_WORDS`);
-between it and `graph.models.support.SUPPORT_BAR`, and for longer questions, the answer is
+between it and `graph.models.confidence.SUPPORT_BAR`, and for longer questions, the answer is
 given, not confident.
 
 Chosen on the tune sets (`benchmarks/confidence_sweep.py`: the policy's answers with its

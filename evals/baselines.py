@@ -14,6 +14,7 @@ short answer: it is what any retrieve-and-quote system gets for free.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -100,13 +101,14 @@ def covering_sentence(index: BM25, question: str, text: str) -> str:
     """The sentence of `text` holding the most idf weight of the question's distinct words.
 
     The weight is the index's BM25 idf of each distinct question token the sentence holds;
-    the first of equally covering sentences wins, and a text without sentence ends is one
-    sentence.
+    the first of equally covering sentences wins (the weights summed exactly, `math.fsum`, so
+    a tie does not depend on the order a set of words is summed in), and a text without
+    sentence ends is one sentence.
     """
     asked = set(tokenize(question))
     best, best_weight = "", -1.0
     for sentence in sentences_of(text) or [text]:
-        weight = sum(index.idf(term) for term in asked & set(tokenize(sentence)))
+        weight = math.fsum(index.idf(term) for term in asked & set(tokenize(sentence)))
         if weight > best_weight:
             best, best_weight = sentence, weight
     return best

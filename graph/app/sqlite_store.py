@@ -9,6 +9,7 @@ table (`graph.app.thread_heads`) is made with the checkpoint tables.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +26,8 @@ from graph.common.env import env_float
 SQLITE_TIMEOUT_ENV = "AGENT_SQLITE_TIMEOUT"
 SQLITE_TIMEOUT_S = 10.0
 """How long a write waits for another process's lock before failing (one clear line)."""
+SETUP_RETRY_S = 0.05
+"""The pause before trying a store's setup again while another process sets it up."""
 
 
 @contextmanager
@@ -102,13 +105,7 @@ def open_sqlite(path: Path) -> Iterator[SqliteSaver]:
     clean = False
     try:
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode NORMAL loses no committed checkpoint when the process dies (only a
-            # power cut can take the last few); FULL would fsync every one of ~15 writes a run.
-            conn.execute("PRAGMA synchronous=NORMAL")
-            saver = DeadlineSqliteSaver(conn, LockBudget(sqlite_timeout()))
-            saver.setup()
-            install_sqlite(conn)
+            saver = _set_up(conn, sqlite_timeout())
         except sqlite3.DatabaseError as error:
             raise CheckpointerError(_sqlite_problem(path, error)) from None
         yield saver
@@ -117,6 +114,32 @@ def open_sqlite(path: Path) -> Iterator[SqliteSaver]:
         conn.close()
     if clean:
         note_checked(path)
+
+
+def _set_up(conn: sqlite3.Connection, timeout: float) -> DeadlineSqliteSaver:
+    """WAL mode, the checkpoint tables and the thread heads on `conn`; its saver.
+
+    Switching a new file to WAL fails at once, without the busy timeout, while another process
+    is setting the same file up (two `agent` commands started together on a new store); the
+    setup is tried again until `timeout` has passed, then the error is raised.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL loses no committed checkpoint when the process dies (only a
+            # power cut can take the last few); FULL would fsync every one of ~15 writes a run.
+            conn.execute("PRAGMA synchronous=NORMAL")
+            saver = DeadlineSqliteSaver(conn, LockBudget(max(deadline - time.monotonic(), 0.0)))
+            saver.setup()
+            install_sqlite(conn)
+            return saver
+        except sqlite3.OperationalError as error:
+            locked = "locked" in str(error) or "busy" in str(error)
+            if not locked or time.monotonic() >= deadline:
+                raise
+            conn.rollback()
+            time.sleep(SETUP_RETRY_S)
 
 
 def _check_integrity(path: Path) -> None:

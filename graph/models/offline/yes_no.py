@@ -94,14 +94,22 @@ def turned_elsewhere(text: str, terms: set[str]) -> bool:
     home = next((side for side in sides if any(tokens in side for tokens in main)), None)
     if len(sides) < 2 or home is None:
         return False
-    held = {stem(w) for tokens in home for w in tokens} & terms
-    negated = sum(_negation_count(tokens) for tokens in home) > 0
+    held = _stems(home) & terms
     return any(
-        ({stem(w) for tokens in side for w in tokens} & terms) - held
-        and (sum(_negation_count(tokens) for tokens in side) > 0) != negated
+        (_stems(side) & terms) - held and _negated(side) != _negated(home)
         for side in sides
         if side is not home
     )
+
+
+def _stems(side: list[list[str]]) -> set[str]:
+    """The stems of every word of a side's clauses."""
+    return {stem(w) for tokens in side for w in tokens}
+
+
+def _negated(side: list[list[str]]) -> bool:
+    """Whether any clause of a side holds a negation (`_negation_count`)."""
+    return any(_negation_count(tokens) for tokens in side)
 
 
 def _negation_count(tokens: list[str]) -> int:

@@ -272,3 +272,17 @@ def test_a_sentence_naming_another_ordinal_is_about_another_of_the_series() -> N
     assert not scorer("When was the harbour festival held?", "date").other_ordinal(second)
     answer = compose_answer(sc, [{"id": "h", "text": f"{second} {first}", "score": 1.0}])
     assert answer is not None and answer.text == first
+
+
+def test_two_possessives_are_no_shared_name() -> None:
+    question = "Which friend of Marek copied scores?"
+    hits = [
+        {"id": "m1", "text": "In Vienna, Ilse was Marek's closest friend.", "score": 2.0},
+        {
+            "id": "z9",
+            "text": "Engineers at Zenith's lab copied the scores of rivals.",
+            "score": 1.0,
+        },
+    ]
+    answer = compose_answer(scorer(question, "name"), hits)
+    assert answer is not None and answer.citations == ["m1"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import how_words, names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
+from graph.models.offline.tuning.reading import POSSESSIVE_RE
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
@@ -295,6 +296,8 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
 
 
 def name_words(text: str, scorer: Scorer) -> set[str]:
-    """The words of the names in `text` that the question does not hold."""
-    found = {w for n in names(text, scorer.capitalised) for w in words(n.text)}
+    """The words of the names in `text` that the question does not hold (possessives dropped)."""
+    found = {
+        w for n in names(text, scorer.capitalised) for w in words(POSSESSIVE_RE.sub("", n.text))
+    }
     return {w for w in found if stem(w) not in scorer.in_question}

@@ -29,8 +29,8 @@ SETS = (
     "jinja_docs_tune.jsonl",
     "click_docs_tune.jsonl",
     "attrs_docs_tune.jsonl",
-    "werkzeug_docs_tune.jsonl",
     "pages_docs_tune.jsonl",
+    "werkzeug_docs_tune.jsonl",
 )
 
 

@@ -130,6 +130,18 @@ def test_a_sentence_may_end_inside_a_bracket_or_a_quote() -> None:
     ]
 
 
+def test_a_numbering_abbreviation_or_a_title_ends_no_sentence() -> None:
+    text = (
+        "The first record was the Serenade in D Op. 12 No. 3, issued by Fr. Albin. "
+        "It is printed in Vol. 2 on pp. 40-41. Fig. 7 shows its cover."
+    )
+    assert sentences(text) == [
+        "The first record was the Serenade in D Op. 12 No. 3, issued by Fr. Albin.",
+        "It is printed in Vol. 2 on pp. 40-41.",
+        "Fig. 7 shows its cover.",
+    ]
+
+
 # --- which sentence -----------------------------------------------------------------------------
 
 

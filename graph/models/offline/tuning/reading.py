@@ -39,7 +39,8 @@ POSSESSIVE_RE = re.compile(r"['’]s\b")
 none (their "s" had linked a Chopin sentence to an iPod one; squad +3, nothing else moved)."""
 
 CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
-"""Lowercase words that may join the capitalised words of one name."""
+"""Lowercase words that may join the capitalised words of one name; never a name word that
+links two sentences into a chain (`answering.name_words`, `sentences.LINK_WEIGHT`)."""
 
 LEADING_FUNCTION_WORDS = frozenset(
     "The A An It Its This That These Those In On At For From By With As Each Every All Some "

@@ -130,6 +130,18 @@ def test_a_sentence_may_end_inside_a_bracket_or_a_quote() -> None:
     ]
 
 
+def test_a_numbering_abbreviation_or_a_title_ends_no_sentence() -> None:
+    text = (
+        "The first record was the Serenade in D Op. 12 No. 3, issued by Fr. Albin. "
+        "It is printed in Vol. 2 on pp. 40-41. Fig. 7 shows its cover."
+    )
+    assert sentences(text) == [
+        "The first record was the Serenade in D Op. 12 No. 3, issued by Fr. Albin.",
+        "It is printed in Vol. 2 on pp. 40-41.",
+        "Fig. 7 shows its cover.",
+    ]
+
+
 # --- which sentence -----------------------------------------------------------------------------
 
 
@@ -286,3 +298,34 @@ def test_two_possessives_are_no_shared_name() -> None:
     ]
     answer = compose_answer(scorer(question, "name"), hits)
     assert answer is not None and answer.citations == ["m1"]
+
+
+def test_a_connector_or_a_number_in_two_names_is_no_shared_name() -> None:
+    question = "Which friend of Marek copied scores?"
+    for friend, rival in (
+        (
+            "In the words of Holm and Berg, Ilse was Marek's closest friend.",
+            "Engineers Dale and Rowe at Zenith copied the scores of rivals.",
+        ),
+        (
+            "Since 2009, Ilse was Marek's closest friend.",
+            "In 2009 engineers at Zenith copied the scores of rivals.",
+        ),
+    ):
+        hits = [{"id": "m1", "text": friend, "score": 2.0}, {"id": "z9", "text": rival}]
+        answer = compose_answer(scorer(question, "name"), hits)
+        assert answer is not None and answer.citations == ["m1"]
+
+
+def test_a_sentence_that_does_not_point_back_takes_nothing_from_the_one_before() -> None:
+    question = "Who painted the tower of the Velm lighthouse?"
+    found, _ = retrieved_sentences(
+        [
+            {
+                "id": "v",
+                "text": "The Velm lighthouse stands on a cliff. Tomas Reed painted the tower.",
+            }
+        ]
+    )
+    sc = scorer(question, "person")
+    assert bonus(sc, found[1], found[0].text) == bonus(sc, found[1], "")

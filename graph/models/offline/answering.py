@@ -1,19 +1,19 @@
 """The answer: the sentence, or the two sentences of a chain, that best cover the question.
 
 Every sentence of every retrieved passage (markup removed, orders dropped) is scored by the
-question's idf weight (the word after "how" left out: `HOW_RE`) it holds (`SENTENCE_SHARE`)
-and its passage holds (the rest), the weight its densest stretch of `WINDOW` words holds, the
+question's idf weight (the word after "how" left out: `HOW_RE`) it holds (`SENTENCE_SHARE`) and
+its passage holds (the rest), the weight its densest stretch of `WINDOW` words holds, the
 proximity of the matched words, whether it holds a candidate of the kind asked for, whether it
 names another ordinal than the question (`ORDINAL_COST`), the weight the sentence before it adds
-(`NEIGHBOUR_WEIGHT`, or `ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main seminary,
-..." continues the sentence naming the subject), and its passage's place in the searches'
-rankings (`RANK_WEIGHT`; only for searches that score their hits, so results a remote search
-returns without scores are ranked by the policy's own term weighting alone, in any order). A
-second sentence joins the best ones when it shares a name with them (a two-hop chain: "Acme
-was acquired by Globex." + "Globex earbuds carry a 2-year warranty.") or follows them in the
-same passage, each brings a question word or the kind asked for that the other lacks, and the
-pair adds more than `PAIR_COST`. A sentence ending in ":" carries the code block it
-introduces, as written.
+(`ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main seminary, ..." continues the sentence
+naming the subject; `NEIGHBOUR_WEIGHT`, nothing today, otherwise), and its passage's place in
+the searches' rankings (`RANK_WEIGHT`; only for searches that score their hits, so results a
+remote search returns without scores are ranked by the policy's own term weighting alone, in any
+order). A second sentence joins the best ones when it shares a name word with them (not a
+connector or a number: `name_words`; a two-hop chain: "Acme was acquired by Globex." + "Globex
+earbuds carry a 2-year warranty.") or follows them in the same passage, each brings a question
+word or the kind asked for that the other lacks, and the pair adds more than `PAIR_COST`. A
+sentence ending in ":" carries the code block it introduces, as written.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import how_words, names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
+from graph.models.offline.tuning.reading import CONNECTORS
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
@@ -274,8 +275,8 @@ def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
 def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
     """What a sentence's place adds to its score.
 
-    Its passage's rank, and the weight the sentence before it in its passage adds to it (that
-    one often names the subject the sentence goes on about).
+    Its passage's rank, and the weight the sentence before it in its passage adds to it when it
+    opens with a word pointing back (`ANAPHORS`: that one names the subject it goes on about).
     """
     lead = (words(sentence.text) or [""])[0]
     share = ANAPHOR_WEIGHT if lead in ANAPHORS else NEIGHBOUR_WEIGHT
@@ -298,8 +299,10 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
 def name_words(text: str, scorer: Scorer) -> set[str]:
     """The words of the names in `text` that the question does not hold.
 
-    A possessive is no word of a name (`POSSESSIVE_RE`): "Chopin's" and "Apple's" share
-    nothing (their "s" had chained a Chopin sentence to an iPod one: squad +3 contains).
+    A possessive ending (`POSSESSIVE_RE`: "Chopin's" and "Apple's" share no "s"), a lowercase
+    word joining a name's words (`CONNECTORS`: "Winnie the Pooh", "Michałowski and Samson")
+    and a number ("Since 2009", "Asphalt 4") name nothing on their own, so two sentences
+    sharing only those are no chain.
     """
     found = {
         w
@@ -307,4 +310,8 @@ def name_words(text: str, scorer: Scorer) -> set[str]:
         for part in n.text.split()
         for w in words(POSSESSIVE_RE.sub("", part))
     }
-    return {w for w in found if stem(w) not in scorer.in_question}
+    return {
+        w
+        for w in found
+        if stem(w) not in scorer.in_question and w not in CONNECTORS and not w.isdigit()
+    }

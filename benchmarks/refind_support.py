@@ -30,6 +30,7 @@ SETS = (
     "click_docs_tune.jsonl",
     "attrs_docs_tune.jsonl",
     "pages_docs_tune.jsonl",
+    "werkzeug_docs_tune.jsonl",
 )
 
 

@@ -48,6 +48,7 @@ SHAPES: dict[str, str] = {
     "click": "docs",
     "attrs": "docs",
     "pages": "docs",
+    "werkzeug": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

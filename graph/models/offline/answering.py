@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import how_words, names, statements_with_code, words
 from graph.models.offline.short_answers import candidates
-from graph.models.offline.tuning.reading import POSSESSIVE_RE
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
@@ -41,6 +40,7 @@ from graph.models.offline.tuning.sentences import (
     WINDOW,
     WINDOW_WEIGHT,
 )
+from graph.models.offline.tuning.spans import POSSESSIVE_RE
 from graph.models.support import weights
 from tools.expand import stem
 
@@ -296,8 +296,15 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
 
 
 def name_words(text: str, scorer: Scorer) -> set[str]:
-    """The words of the names in `text` that the question does not hold (possessives dropped)."""
+    """The words of the names in `text` that the question does not hold.
+
+    A possessive is no word of a name (`POSSESSIVE_RE`): "Chopin's" and "Apple's" share
+    nothing (their "s" had chained a Chopin sentence to an iPod one: squad +3 contains).
+    """
     found = {
-        w for n in names(text, scorer.capitalised) for w in words(POSSESSIVE_RE.sub("", n.text))
+        w
+        for n in names(text, scorer.capitalised)
+        for part in n.text.split()
+        for w in words(POSSESSIVE_RE.sub("", part))
     }
     return {w for w in found if stem(w) not in scorer.in_question}

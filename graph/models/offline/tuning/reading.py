@@ -28,10 +28,6 @@ NAME_RE = re.compile(
 )
 """A capitalised span, possibly joined by lowercase connectors ("Bank of Ireland")."""
 
-POSSESSIVE_RE = re.compile(r"['’]s\b")
-"""A possessive ending ("Chopin's"): not a word of the name, so "Chopin's" and "Apple's" share
-none (their "s" had linked a Chopin sentence to an iPod one; squad +3, nothing else moved)."""
-
 CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
 """Lowercase words that may join the capitalised words of one name."""
 

@@ -11,7 +11,7 @@ import pytest
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
-from graph.models.offline.rules import RULES, decide
+from graph.models.offline.rules import RULES, decide, unknown_names
 from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
 from graph.models.offline.turn import Turn, find_bridge, new_name
 from tools.calculator import calculator
@@ -129,6 +129,47 @@ def test_answer_declines_a_short_question_below_the_lower_bar_with_the_numbers()
         r"'snapshots', 'keep'.*; decline$",
         action.thought,
     )
+
+
+def test_answer_declines_a_short_question_naming_what_no_corpus_holds() -> None:
+    """The Ledger team's passage covers all but "Zephyr", which no passage holds."""
+    hits = [{"id": "o1", "text": OPS.get("o1").text}]
+    seen = [Observation("search_ops", {"query": "Zephyr team Orion"}, hits=hits)]
+    action = decide(tools(), 2, "Which Zephyr team maintains the Orion billing service?", seen)
+    assert action.args == {"answer": None, "citations": []}
+    assert "no searched passage holds 'zephyr', which the question names" in action.thought
+    answered = decide(tools(), 2, "Which team maintains the Orion billing service?", seen)
+    assert answered.args["citations"] == ["o1"]
+
+
+def test_a_long_question_naming_what_no_corpus_holds_is_answered() -> None:
+    """A longer question describes a case in the asker's own words (`SHORT_QUESTION_WORDS`)."""
+    hits = [{"id": "o1", "text": OPS.get("o1").text}]
+    seen = [Observation("search_ops", {"query": "Orion billing"}, hits=hits)]
+    question = (
+        "Our Zephyr auditors keep asking which team maintains and runs the Orion billing "
+        "service for the whole company every single night?"
+    )
+    assert unknown_names(Turn(question, seen, tools(), 2)) == ["zephyr"]
+    assert decide(tools(), 2, question, seen).args["citations"] == ["o1"]
+
+
+def test_unknown_names_are_whole_words_past_each_sentences_first_word() -> None:
+    question = "Crew report an xPhone fault. Does the Ledger team fix it?"
+    # "Crew" opens a sentence; "xPhone" is read whole ("Phone" alone is no word of it)
+    assert unknown_names(Turn(question, [], tools(), 6)) == ["xphone"]
+
+
+def test_a_search_without_term_statistics_knows_no_name_to_be_unknown() -> None:
+    class Remote:
+        """A search tool that weighs every word the same, like a remote one."""
+
+        name = "search_remote"
+
+        def term_weight(self, term: str) -> float:
+            return 1.0
+
+    assert unknown_names(Turn("Which Zephyr team is it?", [], [Remote()], 6)) == []
 
 
 def test_answer_between_the_bars_is_given_with_its_support_below_the_bar() -> None:

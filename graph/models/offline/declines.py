@@ -1,7 +1,8 @@
 """Declining: whether the passages an answer would cite cover its question, and why not.
 
 The `answer` rule (`graph.models.offline.rules`) asks `declines` before it answers: a short
-question (`SHORT_QUESTION_WORDS` meaningful words) is declined when its cited passages hold
+question (`SHORT_QUESTION_WORDS` meaningful words) is declined when it names what no searched
+corpus holds (`rules.unknown_names`), or when its cited passages hold
 less than `DECLINE_SUPPORT` of its weight or less than `DECLINE_WORD_SHARE` of its words,
 counted, and lack a word at least `DECLINE_RARE_WORD` rare in general text
 (`graph.models.background.rarity`). `is_declined` is the check itself, on numbers, which
@@ -23,15 +24,26 @@ from graph.models.offline.tuning.declining import (
 from graph.models.support import missing_words, question_terms, word_share
 
 
-def declines(question: str, table: dict[str, float], cited: list[str], value: float) -> str | None:
-    """Why the `cited` passages do not cover `question`, or None when they do (`is_declined`).
+def declines(
+    question: str,
+    table: dict[str, float],
+    cited: list[str],
+    value: float,
+    unknown: Sequence[str] = (),
+) -> str | None:
+    """Why the `cited` passages do not cover `question`, or None when they do.
 
-    `table` is the question's `support_weights`, `value` the passages' support on it;
-    otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
-    confident.
+    A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
+    corpus holds (`unknown`, from `rules.unknown_names`) or when its cited passages are below
+    the bars (`is_declined`); a longer one describes a case in the asker's words. `table`
+    is the question's `support_weights`, `value` the passages' support on it; otherwise an
+    answer below `SUPPORT_BAR` is given, and the finish node marks it not confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))
+    if unknown and size <= SHORT_QUESTION_WORDS:
+        names = ", ".join(repr(w) for w in unknown)
+        return f"no searched passage holds {names}, which the question names"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
     if not is_declined(

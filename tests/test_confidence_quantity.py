@@ -27,6 +27,16 @@ def test_a_count_or_an_amount_asked_needs_a_quantity_in_the_answer() -> None:
     assert states_quantity(QUESTION, RING)  # a quantity without a numeral
     assert states_quantity("How much does the lamp cost?", "The lamp is free.")
     assert states_quantity("What does the ring do?", LAMP)  # no quantity asked
+    # "many" and "few" are how sentences speak of something else, not a count
+    assert not states_quantity(QUESTION, "The ring suits many rooms.")
+
+
+def test_a_version_asked_needs_a_number_in_the_answer() -> None:
+    question = "Which Python versions does the Orla toolkit support?"
+    assert not states_quantity(question, "These are not the minimum supported versions.")
+    assert states_quantity(question, "The Orla toolkit supports Python 3.9 and newer.")
+    vague = "The Orla toolkit supports the Python versions that added the features it needs."
+    assert not confidence(question, vague, [vague], [vague], flat).confident
 
 
 def test_an_answer_covering_a_how_many_question_without_a_quantity_is_not_confident() -> None:

@@ -11,8 +11,8 @@ itself does (`answer_coverage`: its own words, the cited sentence it is drawn fr
 before it, and the cited passages of a chain it names; `rivals`: the best other retrieved
 sentence), fewer than `RIVAL_TIES` of those cover as much as it does (`rivals` too), its
 texts hold `ANSWER_WORD_SHARE` of the question's words, counted (`graph.models.support.word_share`),
-and, when the question asks how many or how much (`QUANTITY_QUESTION_RE`), the answer states a
-quantity (`states_quantity`).
+and, when the question asks how many, how much or which version (`QUANTITY_QUESTION_RE`), the
+answer states a quantity (`states_quantity`).
 """
 
 from __future__ import annotations
@@ -80,24 +80,30 @@ squad's, against 9% and 13% without it, and change no right answer's confidence 
 documentation sets; 0.5 costs jinja's (92% to 88% of right answers confident), attrs' (90% to
 86%) and squad's."""
 
-QUANTITY_QUESTION_RE = re.compile(r"\bhow (many|much)\b", re.I)
-"""A question asking for a count or an amount: its answer states one (`states_quantity`)."""
+QUANTITY_QUESTION_RE = re.compile(r"\bhow (many|much)\b|\b(what|which) (\w+ )?versions?\b", re.I)
+"""A question asking for a count, an amount or a version: its answer states a quantity
+(`states_quantity`)."""
 
 QUANTITY_RE = re.compile(
     r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
     r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
     r"|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|once|twice|half|single"
-    r"|several|multiple|many|few|unlimited|infinite|any number|none|free)\b",
+    r"|several|multiple|unlimited|infinite|any number|none|free)\b",
     re.I,
 )
 """What states a quantity: a digit, a number spelled out, or a word that answers "how many" or
-"how much" without one ("an unlimited number", "several", "none", "free").
+"how much" without one ("an unlimited number", "several", "none", "free"); not "many" or
+"few", which most sentences use for something else ("appropriate for many use cases").
 
 An answer to "How many times can the cycle helper take strings?" holding none of these
-("it is possible to cycle among a list of strings") answers something else. On the sweep it
-marks not confident one wrong answer of jinja that was (wrong and confident 13% to 10% of its
-answers) and changes no right answer's confidence on any tune set: their "how many" answers hold
-a number ("thirteen different states" among them, hence the teens)."""
+("it is possible to cycle among a list of strings") answers something else, and so does one
+to "Which Python versions are supported?" holding no version number. On the sweep it marks
+not confident one wrong answer of jinja (wrong and confident 13% to 10% of its answers) and
+two of werkzeug ("How many workers ... by default?" answered "The default sync worker is
+appropriate for many use cases", and a "Which Python versions" answer naming none: 15% to 9%),
+and changes no right answer's confidence on any tune set: their answers hold a number
+("thirteen different states" among them, hence the teens). A version named without a number
+("the demo version") is a right answer this leaves not confident; no tune question has one."""
 
 SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+|\n\s*")
 """Where a passage's sentences end, for `rivals` and `answer_coverage`: after ., !, ?
@@ -179,7 +185,8 @@ def confidence(
 def states_quantity(question: str, answer: str) -> bool:
     """Whether `answer` states a quantity (`QUANTITY_RE`), or `question` asks for none.
 
-    A question asks for one when it asks how many or how much (`QUANTITY_QUESTION_RE`).
+    A question asks for one when it asks how many, how much or which version
+    (`QUANTITY_QUESTION_RE`).
     """
     return not QUANTITY_QUESTION_RE.search(question) or bool(QUANTITY_RE.search(answer))
 

@@ -4,15 +4,17 @@ Every question of every tune set (`benchmarks.answer_quality.TUNE_SETS`) is aske
 benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` and
 `DECLINE_WORD_SHARE` set to 0 so the policy never declines on coverage, and the finish node's
 evidence is recorded for each answer: its `support`, the answer's own coverage, the best rival
-sentence's, the rivals tied with it and the question words it holds
-(`graph.models.confidence.Confidence`), the share of the question's words the cited passages
-hold and the question's meaningful words. The bars then decide, through the policy's own checks
-(`rules.is_declined`, `confidence.is_confident`), what is declined and what is confident, so
-each grid point is scored without rerunning:
+sentence's, the rivals tied with it, the question words it holds and whether it states a
+quantity asked (`graph.models.confidence.Confidence`), the share of the question's words the
+cited passages hold, the rarity of the rarest word they lack and the question's meaningful
+words. The bars then decide, through the policy's own checks (`declines.is_declined`,
+`confidence.is_confident`), what is declined and what is confident, so each grid point is
+scored without rerunning:
 
 - the decline grids (`DECLINE_SUPPORT` x `SHORT_QUESTION_WORDS`, then `DECLINE_WORD_SHARE` x
-  `DECLINE_SUPPORT`, the third knob at its value): per set, right and cited against the
-  baseline (`evals.baselines.quote_baseline`) and the off-corpus questions declined;
+  `DECLINE_SUPPORT`, then `DECLINE_RARE_WORD` x `DECLINE_SUPPORT`, the other knobs at their
+  values): per set, right and cited against the baseline (`evals.baselines.quote_baseline`) and
+  the off-corpus questions declined;
 - the confidence grids (`SUPPORT_BAR` x `RIVAL_MARGIN`, then `RIVAL_TIES` x
   `ANSWER_WORD_SHARE`, with the current decline and the other two knobs at their values): per
   set, wrong but confident (of the answers given) and right confident (of the right answers).
@@ -33,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import graph.agent.grounding as grounding  # noqa: E402
-import graph.models.offline.rules as rules  # noqa: E402
+import graph.models.offline.declines as declines  # noqa: E402
 from benchmarks.answer_quality import (  # noqa: E402
     TUNE_SETS,
     cites_support,
@@ -47,6 +49,7 @@ from graph.models.offline.tuning import declining  # noqa: E402
 
 DECLINE_GRID = ((0.45, 0.5, 0.51, 0.52, 0.55, 0.6), (6, 7, 8, 9, 10, 99))
 WORD_GRID = ((0.0, 0.3, 0.4, 0.5, 0.55, 0.67), (0.5, 0.51, 0.55))
+RARE_GRID = ((0.0, 0.4, 0.45, 0.5, 0.52, 0.54, 0.6), (0.51, 0.55))
 CONFIDENCE_GRID = ((0.5, 0.55, 0.57, 0.58, 0.6, 0.65), (0.05, 0.1, 0.15, 0.2, 1.0))
 TIES_GRID = ((2, 3, 99), (0.0, 0.3, 0.4, 0.5))
 
@@ -66,6 +69,9 @@ class Row:
     held: float = 0.0
     """The share of the question's words (counted) the cited passages hold (0.0 unmeasured, as
     `word_share` of no passage)."""
+    rarest: float = 1.0
+    """The rarity in general text of the rarest question word the cited passages lack
+    (`declines.rarest_missing`; 1.0 when none is lacking)."""
 
 
 def collect(name: str, limit: int | None) -> list[Row]:
@@ -74,6 +80,7 @@ def collect(name: str, limit: int | None) -> list[Row]:
     questions = dataset.questions[:limit] if limit else dataset.questions
     seen: dict[str, confidence.Confidence] = {}
     held: dict[str, float] = {}
+    rarest: dict[str, float] = {}
     measure = grounding.confidence
 
     def recording(
@@ -84,7 +91,9 @@ def collect(name: str, limit: int | None) -> list[Row]:
         weight: support.Weight,
     ) -> confidence.Confidence:
         seen[question] = measure(question, answer, cited, retrieved, weight)
-        held[question] = support.word_share(support.support_weights(question, weight), cited)
+        table = support.support_weights(question, weight)
+        held[question] = support.word_share(table, cited)
+        rarest[question] = declines.rarest_missing(support.missing_words(table, cited))
         return seen[question]
 
     grounding.confidence = recording  # type: ignore[assignment]
@@ -105,6 +114,7 @@ def collect(name: str, limit: int | None) -> list[Row]:
                     len(support.question_terms(question.question)),
                     seen.get(question.question, confidence.Confidence(0.0, 0.0, 0.0)),
                     held.get(question.question, 0.0),
+                    rarest.get(question.question, 1.0),
                 )
             )
         return rows
@@ -112,19 +122,31 @@ def collect(name: str, limit: int | None) -> list[Row]:
         grounding.confidence = measure
 
 
-def declined(row: Row, bar: float, short: int, share: float = declining.DECLINE_WORD_SHARE) -> bool:
+def declined(
+    row: Row,
+    bar: float,
+    short: int,
+    share: float = declining.DECLINE_WORD_SHARE,
+    rare: float = declining.DECLINE_RARE_WORD,
+) -> bool:
     """Whether the policy declines `row` at these bars (or declined it anyway)."""
     return not row.answered or (
         not row.computed
-        and rules.is_declined(row.words, row.evidence.support, row.held, short, bar, share)
+        and declines.is_declined(
+            row.words, row.evidence.support, row.held, short, bar, share, row.rarest, rare
+        )
     )
 
 
 def decline_cell(
-    rows: Sequence[Row], bar: float, short: int, share: float = declining.DECLINE_WORD_SHARE
+    rows: Sequence[Row],
+    bar: float,
+    short: int,
+    share: float = declining.DECLINE_WORD_SHARE,
+    rare: float = declining.DECLINE_RARE_WORD,
 ) -> str:
     """Right and cited against the baseline, and off-corpus questions declined."""
-    out = [declined(r, bar, short, share) for r in rows]
+    out = [declined(r, bar, short, share, rare) for r in rows]
     right = sum(
         gone if r.unanswerable else r.right_cited and not gone
         for r, gone in zip(rows, out, strict=True)
@@ -150,7 +172,9 @@ def confidence_cell(
 
     def sure(r: Row) -> bool:
         e = r.evidence
-        return r.computed or confidence.is_confident(
+        if r.computed or not e.counted:  # a quantity asked and none stated: never confident
+            return r.computed
+        return confidence.is_confident(
             e.support,
             e.answer,
             e.rival,
@@ -192,12 +216,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = args.sets.split(",") if args.sets else list(TUNE_SETS)
     if unknown := [n for n in names if n not in TUNE_SETS]:
         parser.error(f"unknown set {unknown[0]!r}")
-    rules.DECLINE_SUPPORT = rules.DECLINE_WORD_SHARE = 0.0  # answer every question it can
+    declines.DECLINE_SUPPORT = declines.DECLINE_WORD_SHARE = 0.0  # answer every question it can
     try:
         sets = {name: collect(name, args.limit) for name in names}
     finally:
-        rules.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
-        rules.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
+        declines.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
+        declines.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
     short, bar = declining.SHORT_QUESTION_WORDS, declining.DECLINE_SUPPORT
     print(
         "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"
@@ -206,6 +230,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("\nDecline: a = DECLINE_WORD_SHARE, b = DECLINE_SUPPORT; as above")
     share = declining.DECLINE_WORD_SHARE
     print(grid(sets, WORD_GRID, (share, bar), lambda rows, a, b: decline_cell(rows, b, short, a)))
+    print("\nDecline: a = DECLINE_RARE_WORD, b = DECLINE_SUPPORT; as above")
+    rare = declining.DECLINE_RARE_WORD
+    print(
+        grid(
+            sets, RARE_GRID, (rare, bar), lambda rows, a, b: decline_cell(rows, b, short, share, a)
+        )
+    )
     print("\nConfidence: a = SUPPORT_BAR, b = RIVAL_MARGIN; wrong+conf / right conf")
     bars = (confidence.SUPPORT_BAR, confidence.RIVAL_MARGIN)
     print(grid(sets, CONFIDENCE_GRID, bars, confidence_cell))

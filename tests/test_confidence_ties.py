@@ -1,6 +1,6 @@
 """The answer must be singled out and on the question to be confident, and a short question
 whose passages hold few of its words is declined: `word_share`, `rivals`' ties, `is_confident`'s
-ties and words, and `rules.declines`' word share (`rules.is_declined`). Made-up passages only."""
+ties and words, and `declines`' word share (`is_declined`). Made-up passages only."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from graph.models.confidence import (
     is_confident,
     rivals,
 )
-from graph.models.offline.rules import declines, is_declined
+from graph.models.offline.declines import declines, is_declined
 from graph.models.offline.tuning.declining import DECLINE_SUPPORT, DECLINE_WORD_SHARE
 from graph.models.support import covered, support_weights, weights, word_share
 

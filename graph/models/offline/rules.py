@@ -6,7 +6,8 @@ Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 
 0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
 call with no answer when a short question names what no searched corpus holds
 (`unknown_names`) or its cited passages hold less than `DECLINE_SUPPORT` of its weight or
-`DECLINE_WORD_SHARE` of its words (`is_declined`).
+`DECLINE_WORD_SHARE` of its words and lack a word that is not common in general text
+(`graph.models.offline.declines`).
 """
 
 from __future__ import annotations
@@ -18,13 +19,9 @@ from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.answering import Answer, Scorer, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
+from graph.models.offline.declines import declines
 from graph.models.offline.reading import Name, mid_capitals, names, sentences, words
 from graph.models.offline.short_answers import question_kind, short_answer
-from graph.models.offline.tuning.declining import (
-    DECLINE_SUPPORT,
-    DECLINE_WORD_SHARE,
-    SHORT_QUESTION_WORDS,
-)
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
@@ -40,14 +37,7 @@ from graph.models.offline.turn import (
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
-from graph.models.support import (
-    covered,
-    missing_words,
-    question_terms,
-    support_weights,
-    weights,
-    word_share,
-)
+from graph.models.support import covered, question_terms, support_weights, weights
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.finish import FINISH_TOOL
@@ -232,43 +222,6 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     )
 
 
-def declines(
-    question: str,
-    table: dict[str, float],
-    cited: list[str],
-    value: float,
-    unknown: Sequence[str] = (),
-) -> str | None:
-    """Why the `cited` passages do not cover `question`, or None when they do.
-
-    A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `unknown_names`) or when its cited passages are below the
-    bars (`is_declined`); a longer one describes a case in the asker's words. `table`
-    is the question's `support_weights`, `value` the passages' support on it; otherwise an
-    answer below `SUPPORT_BAR` is given, and the finish node marks it not confident.
-    """
-    share = word_share(table, cited)
-    size = len(question_terms(question))
-    if unknown and size <= SHORT_QUESTION_WORDS:
-        names = ", ".join(repr(w) for w in unknown)
-        return f"no searched passage holds {names}, which the question names"
-    if not is_declined(
-        size, value, share, SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE
-    ):
-        return None
-    lacking = ", ".join(repr(w) for w in missing_words(table, cited))
-    lacking = lacking or "a word of it (it has none to look for)"
-    why = (
-        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
-        if value < DECLINE_SUPPORT
-        else f"words held {share:.2f} < DECLINE_WORD_SHARE {DECLINE_WORD_SHARE:.2f}"
-    )
-    return (
-        f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
-        f"no cited passage holds {lacking}"
-    )
-
-
 def unknown_names(turn: Turn) -> list[str]:
     """The words of the question's names that no searched corpus holds in any form.
 
@@ -295,19 +248,6 @@ def whole_words(text: str, name: Name) -> str:
     while end < len(text) and text[end].isalnum():
         end += 1
     return text[start:end]
-
-
-def is_declined(
-    size: int, value: float, share: float, short: int, bar: float, least_words: float
-) -> bool:
-    """Whether a question of `size` meaningful words is declined at these bars.
-
-    Its cited passages give it support `value` and hold `share` of its words (counted). Only a
-    short question (at most `short` words) is declined: when `value` is below `bar` or `share`
-    below `least_words` (the policy's bars: `SHORT_QUESTION_WORDS`, `DECLINE_SUPPORT`,
-    `DECLINE_WORD_SHARE`; `benchmarks/confidence_sweep.py` scores others).
-    """
-    return size <= short and not (value >= bar and share >= least_words)
 
 
 RULES: tuple[Rule, ...] = (

@@ -1,0 +1,100 @@
+"""Declining: whether the passages an answer would cite cover its question, and why not.
+
+The `answer` rule (`graph.models.offline.rules`) asks `declines` before it answers: a short
+question (`SHORT_QUESTION_WORDS` meaningful words) is declined when it names what no searched
+corpus holds (`rules.unknown_names`), or when its cited passages hold
+less than `DECLINE_SUPPORT` of its weight or less than `DECLINE_WORD_SHARE` of its words,
+counted, and lack a word at least `DECLINE_RARE_WORD` rare in general text
+(`graph.models.background.rarity`). `is_declined` is the check itself, on numbers, which
+`benchmarks/confidence_sweep.py` scores at other bars. The bars and their reasons are in
+`graph.models.offline.tuning.declining`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from graph.models.background import rarity
+from graph.models.offline.tuning.declining import (
+    DECLINE_RARE_WORD,
+    DECLINE_SUPPORT,
+    DECLINE_WORD_SHARE,
+    SHORT_QUESTION_WORDS,
+)
+from graph.models.support import missing_words, question_terms, word_share
+
+
+def declines(
+    question: str,
+    table: dict[str, float],
+    cited: list[str],
+    value: float,
+    unknown: Sequence[str] = (),
+) -> str | None:
+    """Why the `cited` passages do not cover `question`, or None when they do.
+
+    A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
+    corpus holds (`unknown`, from `rules.unknown_names`) or when its cited passages are below
+    the bars (`is_declined`); a longer one describes a case in the asker's words. `table`
+    is the question's `support_weights`, `value` the passages' support on it; otherwise an
+    answer below `SUPPORT_BAR` is given, and the finish node marks it not confident.
+    """
+    share = word_share(table, cited)
+    size = len(question_terms(question))
+    if unknown and size <= SHORT_QUESTION_WORDS:
+        names = ", ".join(repr(w) for w in unknown)
+        return f"no searched passage holds {names}, which the question names"
+    lacking = missing_words(table, cited)
+    rarest = rarest_missing(lacking)
+    if not is_declined(
+        size,
+        value,
+        share,
+        SHORT_QUESTION_WORDS,
+        DECLINE_SUPPORT,
+        DECLINE_WORD_SHARE,
+        rarest,
+        DECLINE_RARE_WORD,
+    ):
+        return None
+    named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
+    why = (
+        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
+        if value < DECLINE_SUPPORT
+        else f"words held {share:.2f} < DECLINE_WORD_SHARE {DECLINE_WORD_SHARE:.2f}"
+    )
+    return (
+        f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
+        f"no cited passage holds {named} (rarest {rarest:.2f} >= DECLINE_RARE_WORD "
+        f"{DECLINE_RARE_WORD:.2f})"
+    )
+
+
+def rarest_missing(lacking: Sequence[str]) -> float:
+    """The highest rarity in general text (`background.rarity`) of the words `lacking`.
+
+    1.0 when none is lacking: a question with no word to look for has nothing common to excuse.
+    """
+    return max((rarity(word) for word in lacking), default=1.0)
+
+
+def is_declined(
+    size: int,
+    value: float,
+    share: float,
+    short: int,
+    bar: float,
+    least_words: float,
+    rarest: float = 1.0,
+    rare: float = 0.0,
+) -> bool:
+    """Whether a question of `size` meaningful words is declined at these bars.
+
+    Its cited passages give it support `value` and hold `share` of its words (counted), and the
+    rarest word they lack has rarity `rarest` in general text. Only a short question (at most
+    `short` words) is declined: when `value` is below `bar` or `share` below `least_words`, and
+    `rarest` reaches `rare` (the policy's bars: `SHORT_QUESTION_WORDS`, `DECLINE_SUPPORT`,
+    `DECLINE_WORD_SHARE`, `DECLINE_RARE_WORD`; `benchmarks/confidence_sweep.py` scores others).
+    Lacking only common words ("take place", "kind") is how passages answer in other words.
+    """
+    return size <= short and rarest >= rare and not (value >= bar and share >= least_words)

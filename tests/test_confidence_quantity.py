@@ -1,0 +1,48 @@
+"""A "how many" or "how much" answer must state a quantity to be confident: `states_quantity`
+and `Confidence.counted`, for any model's answer. Made-up passages only."""
+
+from __future__ import annotations
+
+from graph.models.confidence import confidence, states_quantity
+
+LAMP = (
+    "The Orla lamp can cycle among its colours each time the switch is pressed, using the "
+    "colour ring on its base."
+)
+"""A made-up sentence holding every word of the question below and no quantity."""
+RING = "The colour ring of the Orla lamp takes an unlimited number of colours."
+"""A made-up sentence answering it with no numeral."""
+QUESTION = "How many colours can the Orla lamp ring take?"
+
+
+def flat(term: str) -> float:
+    """Every word weighs 1."""
+    return 1.0
+
+
+def test_a_count_or_an_amount_asked_needs_a_quantity_in_the_answer() -> None:
+    assert not states_quantity(QUESTION, LAMP)
+    assert states_quantity(QUESTION, "The ring takes 12 colours.")
+    assert states_quantity(QUESTION, "It takes thirteen colours.")  # a number spelled out
+    assert states_quantity(QUESTION, RING)  # a quantity without a numeral
+    assert states_quantity("How much does the lamp cost?", "The lamp is free.")
+    assert states_quantity("What does the ring do?", LAMP)  # no quantity asked
+    # "many" and "few" are how sentences speak of something else, not a count
+    assert not states_quantity(QUESTION, "The ring suits many rooms.")
+
+
+def test_a_version_asked_needs_a_number_in_the_answer() -> None:
+    question = "Which Python versions does the Orla toolkit support?"
+    assert not states_quantity(question, "These are not the minimum supported versions.")
+    assert states_quantity(question, "The Orla toolkit supports Python 3.9 and newer.")
+    vague = "The Orla toolkit supports the Python versions that added the features it needs."
+    assert not confidence(question, vague, [vague], [vague], flat).confident
+
+
+def test_an_answer_covering_a_how_many_question_without_a_quantity_is_not_confident() -> None:
+    judged = confidence(QUESTION, LAMP, [LAMP], [LAMP], flat)
+    assert judged.support >= 0.6 and judged.rival == 0.0  # covered, and no rival
+    assert not judged.counted and not judged.confident
+    stated = "The Orla lamp ring can take 12 colours, one each time the switch is pressed."
+    assert confidence(QUESTION, stated, [stated], [stated], flat).confident
+    assert confidence(QUESTION, RING, [RING], [RING], flat).confident

@@ -14,6 +14,12 @@ from typing import Any
 MAX_QUESTION_CHARS = 20_000
 """The longest question a run takes."""
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+ESCAPE_RE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+)
+"""A terminal escape sequence (CSI "ESC [ 2 J", its one-byte form, or OSC "ESC ] 0;title BEL"):
+dropped whole, so the text it was pasted into reads as typed ("\\x1b[2JQuillmere" is
+"Quillmere", not the word "2JQuillmere" no document holds)."""
 
 
 def question_problem(question: Any) -> str | None:
@@ -42,5 +48,5 @@ def check_question(question: Any) -> str:
 
 
 def printable(text: str) -> str:
-    """`text` with control characters (other than newline and tab) turned into spaces."""
-    return CONTROL_RE.sub(" ", text)
+    """`text` with escape sequences dropped and other controls but newline and tab blanked."""
+    return CONTROL_RE.sub(" ", ESCAPE_RE.sub("", text))

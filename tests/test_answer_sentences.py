@@ -14,7 +14,6 @@ from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.models.offline.answering import (
-    Scorer,
     bonus,
     compose_answer,
     joined,
@@ -26,6 +25,7 @@ from graph.models.offline.reading import (
     split_relative_clause,
     statements_with_code,
 )
+from graph.models.offline.scoring import Scorer
 from tools.finish import finish
 from tools.search import make_search_tool
 

@@ -256,7 +256,8 @@ def test_the_kind_of_answer_asked_for(question: str, kind: str | None) -> None:
 
 
 def test_a_passage_title_alone_is_never_the_answer() -> None:
-    from graph.models.offline.answering import Scorer, compose_answer
+    from graph.models.offline.answering import compose_answer
+    from graph.models.offline.scoring import Scorer
 
     hit = {
         "id": "p1",

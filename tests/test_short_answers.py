@@ -135,7 +135,8 @@ def test_numbers_keep_their_unit_and_their_quantity(
 
 def test_hits_without_scores_are_ranked_by_the_policys_own_term_weighting() -> None:
     """A remote search may return its hits unscored and in any order: the same answer wins."""
-    from graph.models.offline.answering import Scorer, compose_answer
+    from graph.models.offline.answering import compose_answer
+    from graph.models.offline.scoring import Scorer
 
     hits = [
         {"id": f"r{i}", "text": text, "score": 0.0}

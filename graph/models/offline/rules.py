@@ -17,10 +17,11 @@ from typing import Any
 
 from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
-from graph.models.offline.answering import Answer, Scorer, compose_answer, joined
+from graph.models.offline.answering import Answer, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.declines import declines
 from graph.models.offline.reading import Name, mid_capitals, names, sentences, words
+from graph.models.offline.scoring import Scorer
 from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.tuning.search import (
     COVERED,

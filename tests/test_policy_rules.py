@@ -11,7 +11,8 @@ import pytest
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
-from graph.models.offline.rules import RULES, decide, unknown_names
+from graph.models.offline.declines import unknown_names
+from graph.models.offline.rules import RULES, decide
 from graph.models.offline.tuning.declining import DECLINE_SUPPORT, SHORT_QUESTION_WORDS
 from graph.models.offline.turn import Turn, find_bridge, new_name
 from tools.calculator import calculator

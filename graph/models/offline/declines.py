@@ -2,7 +2,7 @@
 
 The `answer` rule (`graph.models.offline.rules`) asks `declines` before it answers: a short
 question (`SHORT_QUESTION_WORDS` meaningful words) is declined when it names what no searched
-corpus holds (`rules.unknown_names`), or when its cited passages hold
+corpus holds (`unknown_names`), or when its cited passages hold
 less than `DECLINE_SUPPORT` of its weight or less than `DECLINE_WORD_SHARE` of its words,
 counted, and lack a word at least `DECLINE_RARE_WORD` rare in general text
 (`graph.models.background.rarity`). `is_declined` is the check itself, on numbers, which
@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models.background import rarity
+from graph.models.offline.reading import Name, names, sentences
 from graph.models.offline.tuning.declining import (
     DECLINE_RARE_WORD,
     DECLINE_SUPPORT,
     DECLINE_WORD_SHARE,
     SHORT_QUESTION_WORDS,
 )
+from graph.models.offline.turn import Turn
 from graph.models.support import missing_words, question_terms, word_share
 
 
@@ -34,7 +36,7 @@ def declines(
     """Why the `cited` passages do not cover `question`, or None when they do.
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `rules.unknown_names`) or when its cited passages are below
+    corpus holds (`unknown`, from `unknown_names`) or when its cited passages are below
     the bars (`is_declined`); a longer one describes a case in the asker's words. `table`
     is the question's `support_weights`, `value` the passages' support on it; otherwise an
     answer below `SUPPORT_BAR` is given, and the finish node marks it not confident.
@@ -98,3 +100,31 @@ def is_declined(
     Lacking only common words ("take place", "kind") is how passages answer in other words.
     """
     return size <= short and rarest >= rare and not (value >= bar and share >= least_words)
+
+
+def unknown_names(turn: Turn) -> list[str]:
+    """The words of the question's names that no searched corpus holds in any form.
+
+    A name is a capitalised span past the first word of a sentence of the question
+    (`reading.names`: "Which Flask version ...", "... to a HAR file"). A word of it with a
+    letter and no weight over the search tools (`Turn.weight`: 0 only when every tool has
+    term statistics and none holds the word or a word of its stem) names something the
+    corpora are not about.
+    """
+    found = [
+        w
+        for said in sentences(turn.question)
+        for n in names(said)
+        for w in question_terms(whole_words(said, n))
+    ]
+    return [w for w in dict.fromkeys(found) if any(c.isalpha() for c in w) and not turn.weight(w)]
+
+
+def whole_words(text: str, name: Name) -> str:
+    """The words of `text` a name's span starts or ends inside, whole ("iPod", not "Pod")."""
+    start, end = name.start, name.end
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return text[start:end]

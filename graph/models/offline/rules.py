@@ -5,7 +5,7 @@ the turn has observed, the tools, the budget left) returning an `Action` or None
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
 0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
 call with no answer when a short question names what no searched corpus holds
-(`unknown_names`) or its cited passages hold less than `DECLINE_SUPPORT` of its weight or
+(`declines.unknown_names`) or its cited passages hold less than `DECLINE_SUPPORT` of its weight or
 `DECLINE_WORD_SHARE` of its words and lack a word that is not common in general text
 (`graph.models.offline.declines`).
 """
@@ -19,8 +19,8 @@ from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.answering import Answer, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
-from graph.models.offline.declines import declines
-from graph.models.offline.reading import Name, mid_capitals, names, sentences, words
+from graph.models.offline.declines import declines, unknown_names
+from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.scoring import Scorer
 from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.tuning.search import (
@@ -38,7 +38,7 @@ from graph.models.offline.turn import (
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
-from graph.models.support import covered, question_terms, support_weights, weights
+from graph.models.support import covered, support_weights, weights
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.finish import FINISH_TOOL
@@ -221,34 +221,6 @@ def answer(turn: Turn, why: str = "answer") -> Action:
         citations,
         short,
     )
-
-
-def unknown_names(turn: Turn) -> list[str]:
-    """The words of the question's names that no searched corpus holds in any form.
-
-    A name is a capitalised span past the first word of a sentence of the question
-    (`reading.names`: "Which Flask version ...", "... to a HAR file"). A word of it with a
-    letter and no weight over the search tools (`Turn.weight`: 0 only when every tool has
-    term statistics and none holds the word or a word of its stem) names something the
-    corpora are not about.
-    """
-    found = [
-        w
-        for said in sentences(turn.question)
-        for n in names(said)
-        for w in question_terms(whole_words(said, n))
-    ]
-    return [w for w in dict.fromkeys(found) if any(c.isalpha() for c in w) and not turn.weight(w)]
-
-
-def whole_words(text: str, name: Name) -> str:
-    """The words of `text` a name's span starts or ends inside, whole ("iPod", not "Pod")."""
-    start, end = name.start, name.end
-    while start > 0 and text[start - 1].isalnum():
-        start -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return text[start:end]
 
 
 RULES: tuple[Rule, ...] = (

@@ -3,7 +3,7 @@
 A short question (`SHORT_QUESTION_WORDS`) is declined when its cited passages hold less than
 `DECLINE_SUPPORT` of its weight, or less than `DECLINE_WORD_SHARE` of its words, counted, and
 lack a word at least `DECLINE_RARE_WORD` rare in general text; and when it names what no
-searched corpus holds (`rules.unknown_names`: "Which Flask version ..." over documentation that
+searched corpus holds (`declines.unknown_names`: "Which Flask version ..." over documentation that
 never mentions Flask). That rule has no bar: over the tune sets a capitalised question word no
 corpus holds is in eight off-corpus questions and in no question answered right; it declines
 two more of werkzeug's six (5 instead of 3) and moves nothing else.

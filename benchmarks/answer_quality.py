@@ -24,7 +24,8 @@ sentence of the top passage. Both are scored the same way (`score`):
 
 The tune sets are never the reported ones: the documentation folders of Jinja2, click and attrs
 with questions written from them, a made-up museum's pages (`pages`), Werkzeug's documentation
-(`werkzeug`, added after the rules were chosen: its first measurement is out of sample), a SQuAD
+(`werkzeug`, added after the rules were chosen: its first measurement is out of sample),
+Python-Markdown's (`markdown`, Markdown pages by another author, added the same way), a SQuAD
 v1.1 train sample, hotpotqa-dev-tune, notes, seed_runs and the made-up codes/service sets
 (`evals/datasets/README.md`).
 
@@ -73,6 +74,7 @@ TUNE_SETS: dict[str, str] = {
     "attrs": str(DATASETS / "attrs_docs_tune.jsonl"),
     "pages": str(DATASETS / "pages_docs_tune.jsonl"),
     "werkzeug": str(DATASETS / "werkzeug_docs_tune.jsonl"),
+    "markdown": str(DATASETS / "markdown_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

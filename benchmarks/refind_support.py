@@ -31,6 +31,7 @@ SETS = (
     "attrs_docs_tune.jsonl",
     "pages_docs_tune.jsonl",
     "werkzeug_docs_tune.jsonl",
+    "markdown_docs_tune.jsonl",
 )
 
 

@@ -49,6 +49,7 @@ SHAPES: dict[str, str] = {
     "attrs": "docs",
     "pages": "docs",
     "werkzeug": "docs",
+    "markdown": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

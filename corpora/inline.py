@@ -3,7 +3,9 @@
 `clean_inline` keeps the words and drops the marks: code spans keep their text verbatim (no
 emphasis is read inside them), roles (``:func:`x```, ``{ref}`text <target>```) and hyperlink
 references (```text <url>`_``) keep their text, Markdown links and images keep their text and
-alt, inline HTML tags, footnote marks and backslash escapes go, and whitespace collapses.
+alt, inline HTML tags, footnote
+marks, attribute lists (``{: #id }``, ``{ .class }``, not a Jinja ``{# comment #}``) and
+backslash escapes go, and whitespace collapses.
 
 Every step is linear in the length of the line, whatever it holds (128 KB of ``<``, 32 KB of
 backticks): backtick runs are paired by one scan (`_code_spans`), and each remaining pattern's
@@ -31,6 +33,7 @@ _INLINE = (
     (re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),  # link: its text
     (re.compile(r"\[\^[^\[\]\s]+\]"), ""),  # footnote mark [^1]
     (re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]"), r"\1"),  # reference link
+    (re.compile(r"\{(?::[^{}\n]*|[ \t]*[#.][A-Za-z_][^{}\n]*(?<!#))\}"), ""),  # attribute list
     (re.compile(r"</?[A-Za-z][^<>\n]*>"), " "),  # inline HTML tag
     (re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w*])"), r"\1"),  # strong
     (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1"),  # strong

@@ -7,6 +7,13 @@ and an indented block (four spaces, after a blank line, outside a list). A MyST 
 ```` ```{eval-rst} ```` holds reStructuredText and is read as such. MyST targets (``(x)=``),
 comments (``%``), attribute lines (``{.class}``), HTML comments, thematic breaks and table
 rules leave nothing; each list item is its own paragraph and table rows keep their cells.
+
+Python-Markdown and mkdocs pages read as written too: YAML front matter (between ``---`` lines
+at the top) and link reference definitions (``[w]: https://...``) leave nothing, and a
+shortcut reference to a defined label (``[w]``) leaves its text; a line of ``=`` or ``-`` under
+a paragraph makes it a setext heading (level 1 or 2); an admonition (``!!! note "Title"``,
+``??? tip``) keeps its title and its indented body as Markdown (not as an indented code
+block); a ``///`` block fence line leaves nothing, its body read in place.
 """
 
 from __future__ import annotations
@@ -28,8 +35,19 @@ from corpora.rst_blocks import rst_blocks
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,}|:{3,})\s*(.*?)\s*$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SKIP = re.compile(r"^\s*(?:\([\w.:/-]+\)=|%.*|\{[.#][^}]*\}|[-*_](?:\s*[-*_]){2,})\s*$")
-"""A MyST target, comment or attribute line, or a thematic break."""
+_SKIP = re.compile(
+    r"^\s*(?:\([\w.:/-]+\)=|%.*|\{[.#][^}]*\}|[-*_](?:\s*[-*_]){2,}|///(?:\s.*)?"
+    r"|\[(?!\^)[^\[\]\n]+\]:\s*\S.*)\s*$"
+)
+"""A MyST target, comment or attribute line, a thematic break, a ``///`` block fence line or a
+link reference definition (not a footnote's ``[^1]:``)."""
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)[ \t]+(\S.*)$")
+"""``!!! type [classes] ["title"]`` (admonition) or ``??? type`` / ``???+`` (collapsible)."""
+_WORD = re.compile(r"[\w-]+")
+_FRONT_KEY = re.compile(r"^[\w-]+[ \t]*:")
+_LINK_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\[\]\n]+)\]:[ \t]*\S", re.MULTILINE)
+_SHORTCUT = re.compile(r"(?<!\])\[([^\[\]\n]+)\](?![(\[:])")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _DIRECTIVE = re.compile(r"^\{([\w:.+-]+)\}\s*(.*)$")
@@ -38,7 +56,29 @@ _INDENTED = ("    ", "\t")
 
 def markdown_blocks(text: str) -> list[Block]:
     """The blocks of a Markdown document, in reading order."""
-    return _read(text.splitlines())
+    blocks = _read(_without_front_matter(text.splitlines()))
+    labels = {_label(m.group(1)) for m in _LINK_DEF.finditer(text)}
+    if not labels:
+        return blocks
+    return [Block("prose", _unbracket(b.text, labels)) if b.kind == "prose" else b for b in blocks]
+
+
+def _label(text: str) -> str:
+    """A link label as CommonMark matches it: case and runs of whitespace ignored."""
+    return " ".join(text.split()).casefold()
+
+
+def _unbracket(text: str, labels: set[str]) -> str:
+    """Shortcut reference links (``[label]`` with a definition) as their text alone."""
+    return _SHORTCUT.sub(lambda m: m.group(1) if _label(m.group(1)) in labels else m.group(0), text)
+
+
+def _without_front_matter(lines: list[str]) -> list[str]:
+    """The lines after a YAML front matter block (``---`` first, ``key:`` next), else all."""
+    if not lines or lines[0].strip() != "---" or len(lines) < 2 or not _FRONT_KEY.match(lines[1]):
+        return lines
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+    return lines if end is None else lines[end + 1 :]
 
 
 def _read(lines: list[str], depth: int = 0) -> list[Block]:
@@ -60,6 +100,15 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         if fence and (fence.group(1)[0] != ":" or fence.group(2).startswith("{")):
             blocks += prose_block(" ".join(paragraph))
             paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks, depth)
+            continue
+        if paragraph and not in_list and _SETEXT.match(line):
+            level = 1 if line.strip()[0] == "=" else 2
+            blocks.append(Block("heading", " ".join(paragraph), level))
+            paragraph, after_blank = [], False
+            i += 1
+            continue
+        if not paragraph and (opener := _admonition_opener(line)):
+            i = _admonition(lines, i, opener, blocks, depth)
             continue
         if line.startswith(_INDENTED) and not paragraph and not in_list:
             end = i
@@ -118,6 +167,45 @@ def _fenced(
     else:
         blocks += directive_blocks(name, argument, body, lambda inner: _read(inner, depth + 1))
     return end + 1
+
+
+def _admonition_opener(line: str) -> tuple[int, str] | None:
+    """An admonition opener's indent and title (``""`` for none), or None for another line."""
+    match = _ADMONITION.match(line)
+    if match is None:
+        return None
+    rest = match.group(2).rstrip()
+    words, title = rest, ""
+    if rest.endswith('"') and rest.count('"') == 2:
+        words, title = rest[: rest.index('"')], rest[rest.index('"') + 1 : -1]
+    if not words.split() or not all(_WORD.fullmatch(word) for word in words.split()):
+        return None
+    return _indent(match.group(1)), title
+
+
+def _admonition(
+    lines: list[str], i: int, opener: tuple[int, str], blocks: list[Block], depth: int
+) -> int:
+    """Read the admonition opening at `i` into `blocks` (title, then body); the line after it.
+
+    Its body is every following line indented past the opener's own indent, blank lines
+    between them included.
+    """
+    margin, title = opener
+    end = i + 1
+    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > margin):
+        end += 1
+    while end > i + 1 and not lines[end - 1].strip():
+        end -= 1
+    blocks += prose_block(title)
+    blocks += _read(dedent([line.expandtabs(4) for line in lines[i + 1 : end]]), depth + 1)
+    return end
+
+
+def _indent(line: str) -> int:
+    """How many columns of leading whitespace `line` has (a tab to the next multiple of 4)."""
+    wide = line.expandtabs(4)
+    return len(wide) - len(wide.lstrip())
 
 
 def _closes(line: str, marker: str) -> bool:

@@ -1,0 +1,92 @@
+"""The Markdown reader on mkdocs-style pages: front matter, setext headings, admonitions, links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpora import load_corpus
+from corpora.markup import markdown_sections
+
+PAGE = """---
+title: Kettle Guide
+hide:
+  - toc
+---
+
+Kettle Guide
+============
+
+The kettle boils [water][w] in 90 seconds; see [Descaling].
+
+[w]: https://example.org/water
+[Descaling]: descale.md
+
+!!! warning "Hot surface"
+    Never touch the lid while it boils.
+
+    Let it cool for 5 minutes first.
+
+        # indented code inside the admonition
+        kettle.cool()
+
+??? tip
+    Fill it above the minimum mark.
+
+Cleaning {: #cleaning }
+--------
+
+Rinse it *weekly*{ .strong } with `dict[str, int]` in hand.
+
+/// html | div.result
+Wipe the base dry.
+///
+"""
+
+
+def read(tmp_path: Path, name: str, text: str) -> dict[str, str]:
+    """Title -> text of the passages of one made-up file."""
+    (tmp_path / name).write_text(text)
+    return {p.title or "": p.text for p in load_corpus(tmp_path, name="kb").passages}
+
+
+def test_front_matter_setext_headings_and_admonitions_read_as_written(tmp_path: Path) -> None:
+    got = read(tmp_path, "kettle.md", PAGE)
+    assert list(got) == ["kettle.md > Kettle Guide", "kettle.md > Kettle Guide > Cleaning"]
+    assert got["kettle.md > Kettle Guide"] == (
+        "The kettle boils water in 90 seconds; see Descaling. Hot surface "
+        "Never touch the lid while it boils. Let it cool for 5 minutes first.\n\n"
+        "```\n# indented code inside the admonition\nkettle.cool()\n```\n\n"
+        "Fill it above the minimum mark."
+    )
+    assert got["kettle.md > Kettle Guide > Cleaning"] == (
+        "Rinse it weekly with dict[str, int] in hand. Wipe the base dry."
+    )
+
+
+def test_a_thematic_break_after_a_list_and_a_lone_rule_stay_breaks(tmp_path: Path) -> None:
+    text = "# Notes\n\n- one item\n---\n\nSome text.\n\n---\n\nMore [x] and list[int] text.\n\n[x]: https://example.org/x\n"
+    got = read(tmp_path, "notes.md", text)
+    assert got == {"notes.md > Notes": "one item Some text. More x and list[int] text."}
+
+
+N = 1 << 17
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "!!! a" + " " * N + "!",
+        "!!! " + "a " * N + '"',
+        "[" * N + "]:",
+        ("[a\n" * N) + "]: x",
+        "x\n" + "=" * N + " x",
+        "{ #a" * (N // 4),
+        "{:" * (N // 2),
+    ],
+    ids=lambda t: repr(t[:6]),
+)
+def test_hostile_mkdocs_lines_are_read_in_linear_time(text: str) -> None:
+    assert markdown_sections(text) is not None

@@ -45,6 +45,12 @@ def stems(text: str) -> set[str]:
     return {stem(word) for word in question_terms(text)}
 
 
+def known(span: str, asked: set[str]) -> bool:
+    """Whether `span` has words and each one's stem is among `asked` (the question names it)."""
+    tokens = words(span)
+    return bool(tokens) and all(stem(t) in asked for t in tokens)
+
+
 def plain(text: str) -> str:
     """`text` with inline reST and Markdown markup removed (``code``, :role:`x`, **bold**)."""
     for pattern, kept in INLINE_MARKUP:

@@ -8,7 +8,7 @@ question first (`by_relevance`); the first holding a candidate of that kind that
 (or the chain's bridge) does not already name decides: exactly one, and it is the short
 answer; more, and the sentence stands alone (None). A candidate is never a sentence-initial
 word (`reading.names`), a unit without its number, or a number of another quantity. Names are
-read by `short_names` (and `short_doers`), numbers by `short_numbers`, times by `short_dates`,
+read by `short_names` (and `short_doers`), numbers and times by `short_numbers`,
 yes or no by `yes_no`.
 """
 
@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from graph.models.offline.reading import words
-from graph.models.offline.short_dates import dates, frequencies
 from graph.models.offline.short_names import named
-from graph.models.offline.short_numbers import quantities
+from graph.models.offline.short_numbers import dates, frequencies, quantities
 from graph.models.offline.statements import statements
 from graph.models.offline.tuning.short_answers import (
     AUXILIARIES,

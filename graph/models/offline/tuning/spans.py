@@ -97,9 +97,6 @@ INTRO_WINDOW = 3
 """Words before a name searched for the question word that introduces it ("a guest of
 Prince Antoni": function words skipped, a short phrase)."""
 
-WORD_RE_CASED = re.compile(r"[^\W_]+")
-"""A word with its case kept, to tell a common noun ("ruler") from a name."""
-
 CODE_WORD_RE = re.compile(
     r"(?=\S*[a-z]{2})(?:[A-Za-z_]\w*(?:[._-]\w+)+(?:\(\))?|[a-z_]\w*\(\)|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)"
 )

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from graph.models.offline.reading import words
+from graph.models.offline.reading import split_statements, words
 from graph.models.offline.short_names import named
 from graph.models.offline.short_numbers import dates, frequencies, quantities
-from graph.models.offline.statements import statements
 from graph.models.offline.tuning.short_answers import (
     AUXILIARIES,
     CHOICE_RE,
@@ -93,7 +92,7 @@ def by_relevance(answer: Sequence[str], terms: set[str]) -> list[str]:
 
     On a tie a chain's later sentence comes first: the first links, the last answers.
     """
-    pieces = statements(answer)
+    pieces = split_statements(answer)
     held = [len({stem(w) for w in words(p)} & terms) for p in pieces]
     order = sorted(range(len(pieces)), key=lambda i: (-held[i], -i))
     return [pieces[i] for i in order if held[i]]

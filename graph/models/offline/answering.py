@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import names, statements_with_code, words
 from graph.models.offline.scoring import Scorer
+from graph.models.offline.tuning.names import POSSESSIVE_RE
 from graph.models.offline.tuning.reading import CONNECTORS
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
@@ -32,7 +33,6 @@ from graph.models.offline.tuning.sentences import (
     PAIRED,
     RANK_WEIGHT,
 )
-from graph.models.offline.tuning.spans import POSSESSIVE_RE
 from tools.expand import stem
 
 

@@ -22,10 +22,10 @@ from graph.models.offline.short_numbers import dates, frequencies, quantities
 from graph.models.offline.tuning.short_answers import (
     AUXILIARIES,
     CHOICE_RE,
+    DIRECTION_RE,
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
 )
-from graph.models.offline.tuning.spans import DIRECTION_RE
 from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import question_terms
 from tools.expand import stem

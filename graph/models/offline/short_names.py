@@ -20,29 +20,27 @@ from collections.abc import Collection
 
 from graph.models.offline.reading import Name, known, names, words
 from graph.models.offline.short_doers import doers
-from graph.models.offline.tuning.reading import WORD_RE
-from graph.models.offline.tuning.short_answers import (
-    DATE_RE,
-    GROUP_NOUNS,
-    PERSON_LEADS,
-    PLACE_NOUNS,
-)
-from graph.models.offline.tuning.spans import (
+from graph.models.offline.tuning.names import (
     CODE_HEADS,
     CODE_WORD_RE,
     COMPOUND_RE,
     DEMONYM_RE,
+    GROUP_NOUNS,
     HEAD_NOUN_RE,
     INTRO_WINDOW,
     LEAD_PREPOSITION_RE,
     NAME_OF_RE,
     ONE_OF_A_KIND_RE,
+    PERSON_LEADS,
     PLACE_LEADS,
+    PLACE_NOUNS,
     POSSESSIVE_RE,
     QUOTED_RE,
     TITLE_RE,
     WORK_HEAD_RE,
 )
+from graph.models.offline.tuning.numbers import DATE_RE
+from graph.models.offline.tuning.reading import WORD_RE
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
 

@@ -16,32 +16,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.models.offline.reading import known, words
-from graph.models.offline.tuning.short_answers import (
+from graph.models.offline.tuning.numbers import (
+    AGE_RE,
+    CURRENCY_SIGNS,
+    DATE_MODIFIERS,
     DATE_RE,
     FREQUENCY_RE,
     HOW_MANY_RE,
     LETTER_WORD_RE,
-    NUMBER_RE,
-    NUMBER_WORDS,
-    OTHER_UNITS,
-    TEMPERATURE_UNITS,
-    TIME_RE,
-    TIME_UNITS,
-    UNIT_RE,
-    YEAR_RE,
-)
-from graph.models.offline.tuning.spans import (
-    AGE_RE,
-    CURRENCY_SIGNS,
-    DATE_MODIFIERS,
     MEASURE_RE,
     MONTH_RE,
     MULTIPLIER_WORDS,
     NOT_UNITS,
     NUMBER_CONTEXT,
     NUMBER_MODIFIERS,
+    NUMBER_RE,
+    NUMBER_WORDS,
+    OTHER_UNITS,
     PERCENT_UNITS,
+    TEMPERATURE_UNITS,
+    TIME_RE,
+    TIME_UNITS,
+    UNIT_RE,
     UNREAD_PERIODS,
+    YEAR_RE,
 )
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem

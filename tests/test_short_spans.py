@@ -17,7 +17,7 @@ from graph.models.offline.short_answers import question_kind, short_answer
 def short(question: str, *answer: str) -> str | None:
     """The short answer of `question` from the sentences `answer`."""
     capitalised = mid_capitals([*answer, question])
-    return short_answer(question, question_kind(question), list(answer), question, capitalised, 1.0)
+    return short_answer(question, question_kind(question), list(answer), question, capitalised)
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,8 @@
 `RULES` is the table, in order. Each rule is a small function of the `Turn` (the question, what
 the turn has observed, the tools, the budget left) returning an `Action` or None, and its
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
-0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
-call with no answer when a short question names what no searched corpus holds
-(`declines.unknown_names`) or its cited passages hold less than `DECLINE_SUPPORT` of its weight or
-`DECLINE_WORD_SHARE` of its words and lack a word that is not common in general text
-(`graph.models.offline.declines`).
+0.80: search "Beacon retention"``). The last rule always answers, or declines (a ``finish``
+call with no answer) when the passages it would cite do not cover the question (`declines`).
 """
 
 from __future__ import annotations
@@ -211,7 +208,7 @@ def answer(turn: Turn, why: str = "answer") -> Action:
             None,
             [],
         )
-    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised, chosen.coverage)
+    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
     bar = ">=" if value >= SUPPORT_BAR else "<"
     return finish(

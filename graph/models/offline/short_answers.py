@@ -61,15 +61,12 @@ def short_answer(
     answer: Sequence[str],
     known: str,
     capitalised: Collection[str],
-    covered: float,
 ) -> str | None:
     """The short answer from the answer's sentences, or None.
 
     `known` holds the words the question and the chain's bridge already name; `capitalised`
-    the words the retrieved text writes capitalised mid-sentence. `covered` (the share of the
-    question's weight the sentences hold) decides nothing: the support bar has gated the
-    answer already, and a bar of its own lost exact matches on every tune set. A yes or no is
-    read by `yes_no.yes_or_no`.
+    the words the retrieved text writes capitalised mid-sentence. No bar on the sentences' own
+    coverage: the support bar has gated the answer already (`tuning.short_answers`).
     """
     if kind is None or not answer:
         return None

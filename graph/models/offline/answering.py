@@ -60,7 +60,7 @@ class Answer:
     sentences: list[str]
     citations: list[str]
     score: float
-    shown: list[str] | None = None
+    shown: list[str]
     """The sentences as the answer shows them (each with the code it introduces)."""
     whole: bool = False
     """Whether the sentences cover the question as asked rather than a two-hop reading of it
@@ -69,7 +69,7 @@ class Answer:
     @property
     def text(self) -> str:
         """The answer as the passages write it."""
-        return joined(self.shown or self.sentences)
+        return joined(self.shown)
 
 
 def joined(pieces: Sequence[str]) -> str:

@@ -81,8 +81,8 @@ def named(
     for name in names(sentence, capitalised):
         text = _unnamed_part(POSSESSIVE_RE.sub("", name.text), asked)
         tokens = words(text)
-        known = [t for t in tokens if stem(t) in asked and stem(t) not in heads]
-        if len(known) * 2 >= len(tokens) or all(stem(t) in asked for t in tokens):
+        held = [t for t in tokens if stem(t) in asked and stem(t) not in heads]
+        if len(held) * 2 >= len(tokens) or all(stem(t) in asked for t in tokens):
             continue  # the question names it already (its noun aside: "Dunmore Airport")
         if all(t in FUNCTION_WORDS for t in tokens):
             continue  # "For" run into a heading is no name

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from graph.models.offline.reading import mid_capitals, names
+from graph.models.offline.reading import mid_capitals, names, split_statements
 from graph.models.offline.short_answers import question_kind, short_answer
-from graph.models.offline.statements import statements
 
 
 def short(question: str, *answer: str) -> str | None:
     """The short answer of `question` from the sentences `answer`."""
     capitalised = mid_capitals([*answer, question])
-    return short_answer(question, question_kind(question), list(answer), question, capitalised, 1.0)
+    return short_answer(question, question_kind(question), list(answer), question, capitalised)
 
 
 @pytest.mark.parametrize(
@@ -293,7 +292,7 @@ def test_the_statement_holding_most_of_the_question_is_read_first() -> None:
 
 
 def test_statements_split_before_lowercase_words_but_not_after_initials() -> None:
-    assert statements(["It won. attrs is old.", "C. W. Grafton wrote it."]) == [
+    assert split_statements(["It won. attrs is old.", "C. W. Grafton wrote it."]) == [
         "It won.",
         "attrs is old.",
         "C. W. Grafton wrote it.",

@@ -122,4 +122,4 @@ def test_unsure_gives_no_yes_or_no(question: str, answer: list[str]) -> None:
 
 def test_the_short_answer_of_a_yes_no_question_is_the_reading() -> None:
     said = ["Windows isn't supported by Tern."]
-    assert short_answer("Is Windows supported by Tern?", "yesno", said, "", set(), 1.0) == "no"
+    assert short_answer("Is Windows supported by Tern?", "yesno", said, "", set()) == "no"

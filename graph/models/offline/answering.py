@@ -1,17 +1,13 @@
 """The answer: the sentence, or the two sentences of a chain, that best cover the question.
 
-Every sentence of every retrieved passage (markup removed, orders dropped) is scored against the
-question (`scoring.Scorer`: its weight held, densest window, proximity, kind, ordinals), plus
-the weight the sentence before it adds (`ANAPHOR_WEIGHT` when it opens with a pronoun: "Its main
-seminary, ..." continues the sentence naming the subject; `NEIGHBOUR_WEIGHT`, nothing today,
-otherwise), and its passage's place in the searches' rankings (`RANK_WEIGHT`; only for searches
-that score their hits, so results a remote search returns without scores are ranked by the
-policy's own term weighting alone, in any order). A second sentence joins the best ones when it
-shares a name word with them (not a connector or a number: `name_words`; a two-hop chain: "Acme
-was acquired by Globex." + "Globex earbuds carry a 2-year warranty.") or follows them in the
-same passage, each brings a question word or the kind asked for that the other lacks, and the
-pair adds more than `PAIR_COST`. A sentence ending in ":" carries the code block it introduces,
-as written.
+Every sentence of every retrieved passage (markup removed, orders dropped) gets its score
+against the question (`scoring.Scorer`) plus what its place adds (`bonus`: the sentence before
+it when it points back, its passage's rank when the search scored it, so unscored remote results
+are ranked by the policy's own term weighting alone). A second sentence joins the best ones when
+the two make a chain (`linked`: a name word both hold, "Acme was acquired by Globex." + "Globex
+earbuds carry a 2-year warranty.", or the next sentence of its passage), each brings what the
+other lacks (`adds`), and the pair adds more than `PAIR_COST`. A sentence ending in ":" carries
+the code block it introduces, as written.
 """
 
 from __future__ import annotations
@@ -22,6 +18,7 @@ from dataclasses import dataclass, replace
 from graph.models.actions import Hit
 from graph.models.offline.reading import names, statements_with_code, words
 from graph.models.offline.scoring import Scorer
+from graph.models.offline.tuning.names import POSSESSIVE_RE
 from graph.models.offline.tuning.reading import CONNECTORS
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
@@ -32,7 +29,6 @@ from graph.models.offline.tuning.sentences import (
     PAIRED,
     RANK_WEIGHT,
 )
-from graph.models.offline.tuning.spans import POSSESSIVE_RE
 from tools.expand import stem
 
 
@@ -64,9 +60,7 @@ class Answer:
     sentences: list[str]
     citations: list[str]
     score: float
-    coverage: float
-    """Share of the question's weight the sentences themselves hold."""
-    shown: list[str] | None = None
+    shown: list[str]
     """The sentences as the answer shows them (each with the code it introduces)."""
     whole: bool = False
     """Whether the sentences cover the question as asked rather than a two-hop reading of it
@@ -75,7 +69,7 @@ class Answer:
     @property
     def text(self) -> str:
         """The answer as the passages write it."""
-        return joined(self.shown or self.sentences)
+        return joined(self.shown)
 
 
 def joined(pieces: Sequence[str]) -> str:
@@ -162,7 +156,6 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
         sentences=sentences,
         citations=list(dict.fromkeys(s.doc_id for s in chosen)),
         score=best_score,
-        coverage=scorer.coverage(" ".join(sentences)),
         shown=[s.shown for s in chosen],
     )
 
@@ -181,8 +174,8 @@ def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
 def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
     """What a sentence's place adds to its score.
 
-    Its passage's rank, and the weight the sentence before it in its passage adds to it when it
-    opens with a word pointing back (`ANAPHORS`: that one names the subject it goes on about).
+    Its passage's rank (`RANK_WEIGHT`), and the weight the sentence before it adds
+    (`ANAPHOR_WEIGHT` when it opens with one of `ANAPHORS`, else `NEIGHBOUR_WEIGHT`).
     """
     lead = (words(sentence.text) or [""])[0]
     share = ANAPHOR_WEIGHT if lead in ANAPHORS else NEIGHBOUR_WEIGHT

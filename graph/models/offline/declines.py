@@ -1,13 +1,8 @@
 """Declining: whether the passages an answer would cite cover its question, and why not.
 
-The `answer` rule (`graph.models.offline.rules`) asks `declines` before it answers: a short
-question (`SHORT_QUESTION_WORDS` meaningful words) is declined when it names what no searched
-corpus holds (`unknown_names`), or when its cited passages hold
-less than `DECLINE_SUPPORT` of its weight or less than `DECLINE_WORD_SHARE` of its words,
-counted, and lack a word at least `DECLINE_RARE_WORD` rare in general text
-(`graph.models.background.rarity`). `is_declined` is the check itself, on numbers, which
-`benchmarks/confidence_sweep.py` scores at other bars. The bars and their reasons are in
-`graph.models.offline.tuning.declining`.
+The `answer` rule (`graph.models.offline.rules`) asks `declines` before it answers;
+`is_declined` is the check on numbers, which `benchmarks/confidence_sweep.py` scores at other
+bars. The bars and their reasons are in `graph.models.offline.tuning.declining`.
 """
 
 from __future__ import annotations
@@ -48,16 +43,8 @@ def declines(
         return f"no searched passage holds {names}, which the question names"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
-    if not is_declined(
-        size,
-        value,
-        share,
-        SHORT_QUESTION_WORDS,
-        DECLINE_SUPPORT,
-        DECLINE_WORD_SHARE,
-        rarest,
-        DECLINE_RARE_WORD,
-    ):
+    bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)
+    if not is_declined(size, value, share, *bars, rarest, DECLINE_RARE_WORD):
         return None
     named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
     why = (

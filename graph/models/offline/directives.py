@@ -31,11 +31,6 @@ from graph.models.offline.tuning.directives import (
 from graph.models.offline.tuning.reading import WORD_RE
 
 
-def words(text: str) -> list[str]:
-    """Lowercased runs of letters and digits."""
-    return WORD_RE.findall(text.lower())
-
-
 def is_directive(sentence: str) -> bool:
     """Whether `sentence` gives the reader orders or addresses a machine reader."""
     return (
@@ -56,7 +51,7 @@ def forges_turn(sentence: str) -> bool:
 
 def addresses_machine(sentence: str) -> bool:
     """An AI, model or assistant addressed: introduced ("to AI models") or told what to do."""
-    tokens = words(sentence)
+    tokens = WORD_RE.findall(sentence.lower())  # `reading.words`, which imports this module
     for i, token in enumerate(tokens):
         if token not in ADDRESSEE_NOUNS:
             continue
@@ -77,7 +72,7 @@ def obliges_reader(sentence: str) -> bool:
     saying what the reader can do ("you can print to standard error", "if you want to write
     your own loader") is not an order.
     """
-    tokens = words(sentence)
+    tokens = WORD_RE.findall(sentence.lower())
     if any(w in SECOND_PERSON for w in tokens) and any(w in REPLY_WORDS for w in tokens):
         return True  # "you must cite ...", "your answer ...", "you are now ... reply ..."
     order = PASSIVE_ORDER_RE.search(sentence)

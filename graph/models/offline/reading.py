@@ -19,6 +19,7 @@ from graph.models.offline.tuning.reading import (
     NAME_RE,
     RELATIVE_RE,
     SENTENCE_RE,
+    STATEMENT_BREAK_RE,
     WORD_RE,
 )
 from graph.models.offline.tuning.sentences import HOW_RE
@@ -45,6 +46,12 @@ def stems(text: str) -> set[str]:
     return {stem(word) for word in question_terms(text)}
 
 
+def known(span: str, asked: set[str]) -> bool:
+    """Whether `span` has words and each one's stem is among `asked` (the question names it)."""
+    tokens = words(span)
+    return bool(tokens) and all(stem(t) in asked for t in tokens)
+
+
 def plain(text: str) -> str:
     """`text` with inline reST and Markdown markup removed (``code``, :role:`x`, **bold**)."""
     for pattern, kept in INLINE_MARKUP:
@@ -58,14 +65,25 @@ def sentences(text: str) -> list[str]:
     A split after an abbreviation or an initial ("Ken St. Andre", "Henry J. Kaiser") is undone;
     whitespace inside a sentence is collapsed.
     """
+    return _rejoined(" ".join(part.split()) for part in SENTENCE_RE.split(text.strip()))
+
+
+def split_statements(texts: Iterable[str]) -> list[str]:
+    """Every statement of `texts`, in order, split finer than `sentences` for a short answer.
+
+    A split comes at every sentence end, also before a lowercase word ("... PyPy. attrs
+    doesn't"), but never after an abbreviation or an initial ("C. W. Grafton").
+    """
+    return [s for text in texts for s in _rejoined(STATEMENT_BREAK_RE.split(text.strip()))]
+
+
+def _rejoined(parts: Iterable[str]) -> list[str]:
+    """The non-empty `parts`, each one after an abbreviation or an initial joined to it."""
     merged: list[str] = []
-    for part in SENTENCE_RE.split(text.strip()):
-        part = " ".join(part.split())
-        if not part:
-            continue
-        if merged and ABBREVIATION_RE.search(merged[-1]):
+    for part in parts:
+        if merged and part and ABBREVIATION_RE.search(merged[-1]):
             merged[-1] = f"{merged[-1]} {part}"
-        else:
+        elif part:
             merged.append(part)
     return merged
 

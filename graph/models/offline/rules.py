@@ -3,11 +3,8 @@
 `RULES` is the table, in order. Each rule is a small function of the `Turn` (the question, what
 the turn has observed, the tools, the budget left) returning an `Action` or None, and its
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
-0.80: search "Beacon retention"``). The last rule always answers, or declines: a ``finish``
-call with no answer when a short question names what no searched corpus holds
-(`declines.unknown_names`) or its cited passages hold less than `DECLINE_SUPPORT` of its weight or
-`DECLINE_WORD_SHARE` of its words and lack a word that is not common in general text
-(`graph.models.offline.declines`).
+0.80: search "Beacon retention"``). The last rule always answers, or declines (a ``finish``
+call with no answer) when the passages it would cite do not cover the question (`declines`).
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from typing import Any
 
 from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
-from graph.models.offline.answering import Answer, compose_answer, joined
+from graph.models.offline.answering import compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.declines import declines, unknown_names
 from graph.models.offline.reading import mid_capitals, words
@@ -56,6 +53,11 @@ def finish(
     return Action(thought, FINISH_TOOL, args)
 
 
+def decline(thought: str) -> Action:
+    """A call to `finish` with no answer."""
+    return finish(thought, None, [])
+
+
 def search(turn: Turn, thought: str, query: str) -> Action:
     """A call to the search tool with the best evidence for `query`."""
     tool = turn.route(query)
@@ -66,11 +68,8 @@ def compute(turn: Turn) -> Action | None:
     """Arithmetic goes to the calculator, once."""
     if turn.arithmetic is None or any(o.tool == CALCULATOR_TOOL for o in turn.observations):
         return None
-    return Action(
-        "compute: the question is arithmetic, not a lookup; use the calculator",
-        CALCULATOR_TOOL,
-        {"expression": turn.arithmetic.expression},
-    )
+    thought = "compute: the question is arithmetic, not a lookup; use the calculator"
+    return Action(thought, CALCULATOR_TOOL, {"expression": turn.arithmetic.expression})
 
 
 def answer_computed(turn: Turn) -> Action | None:
@@ -97,7 +96,7 @@ def no_search_tool(turn: Turn) -> Action | None:
     """Nothing to search with: decline."""
     if turn.sources:
         return None
-    return finish("no_search_tool: no tool can look this up; decline", None, [])
+    return decline("no_search_tool: no tool can look this up; decline")
 
 
 def last_call(turn: Turn) -> Action | None:
@@ -112,11 +111,8 @@ def first_search(turn: Turn) -> Action | None:
     if turn.searches:
         return None
     if turn.hop is not None and (turn.left is None or turn.left > ONE_SEARCH_LEFT):
-        return search(
-            turn,
-            f"first_search: two hops; first find {turn.hop.inner_query!r}",
-            turn.hop.inner_query,
-        )
+        inner = turn.hop.inner_query
+        return search(turn, f"first_search: two hops; first find {inner!r}", inner)
     query = " ".join(content_words(turn.question)) or turn.question
     return search(turn, f"first_search: {len(query.split())} question words", query)
 
@@ -181,20 +177,20 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     bridge's passage too (its sentence first when the answer does not name the bridge).
     """
     if not turn.searches:
-        return finish(f"{why}: nothing was searched; decline", None, [])
+        return decline(f"{why}: nothing was searched; decline")
     texts = [str(h.get("text", "")) for h in turn.hits]
     kind = question_kind(turn.question)
     bridge = find_bridge(turn) if turn.hop else None
-    target = (
-        turn.hop.outer.replace("{bridge}", bridge.name) if turn.hop and bridge else turn.question
-    )
+    target = turn.question
+    if turn.hop and bridge:
+        target = turn.hop.outer.replace("{bridge}", bridge.name)
     known = " ".join([turn.question, bridge.name if bridge else ""])
     capitalised = mid_capitals([*texts, turn.question])
     scorer = Scorer(target, kind, turn.weight, known, capitalised, turn.question)
-    chosen: Answer | None = compose_answer(scorer, turn.hits)
+    chosen = compose_answer(scorer, turn.hits)
     if chosen is None:
-        return finish(f"{why}: no retrieved sentence holds a question word; decline", None, [])
-    shown, citations = list(chosen.shown or chosen.sentences), list(chosen.citations)
+        return decline(f"{why}: no retrieved sentence holds a question word; decline")
+    shown, citations = list(chosen.shown), list(chosen.citations)
     if bridge is not None and bridge.doc_id not in citations and not chosen.whole:
         citations.insert(0, bridge.doc_id)
         if words(bridge.name)[0] not in words(" ".join(chosen.sentences)):
@@ -204,23 +200,14 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     table = support_weights(turn.question, turn.weight)
     value = covered(table, cited)
     refusal = declines(turn.question, table, cited, value, unknown_names(turn))
+    score = f"{chosen.score:.2f} from {', '.join(citations)}"
     if refusal:
-        return finish(
-            f"{why}: {refusal}; best sentence score {chosen.score:.2f} from "
-            f"{', '.join(citations)}; decline",
-            None,
-            [],
-        )
-    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised, chosen.coverage)
+        return decline(f"{why}: {refusal}; best sentence score {score}; decline")
+    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
-    bar = ">=" if value >= SUPPORT_BAR else "<"
-    return finish(
-        f"{why}: support {value:.2f} {bar} SUPPORT_BAR {SUPPORT_BAR:.2f}; sentence score "
-        f"{chosen.score:.2f} from {', '.join(citations)}{said}",
-        joined(shown),
-        citations,
-        short,
-    )
+    support = f"support {value:.2f} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
+    thought = f"{why}: {support} {SUPPORT_BAR:.2f}; sentence score {score}{said}"
+    return finish(thought, joined(shown), citations, short)
 
 
 RULES: tuple[Rule, ...] = (

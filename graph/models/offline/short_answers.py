@@ -8,7 +8,7 @@ question first (`by_relevance`); the first holding a candidate of that kind that
 (or the chain's bridge) does not already name decides: exactly one, and it is the short
 answer; more, and the sentence stands alone (None). A candidate is never a sentence-initial
 word (`reading.names`), a unit without its number, or a number of another quantity. Names are
-read by `short_names` (and `short_doers`), numbers by `short_numbers`, times by `short_dates`,
+read by `short_names` (and `short_doers`), numbers and times by `short_numbers`,
 yes or no by `yes_no`.
 """
 
@@ -16,18 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from graph.models.offline.reading import words
-from graph.models.offline.short_dates import dates, frequencies
+from graph.models.offline.reading import split_statements, words
 from graph.models.offline.short_names import named
-from graph.models.offline.short_numbers import quantities
-from graph.models.offline.statements import statements
+from graph.models.offline.short_numbers import dates, frequencies, quantities
 from graph.models.offline.tuning.short_answers import (
     AUXILIARIES,
     CHOICE_RE,
+    DIRECTION_RE,
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
 )
-from graph.models.offline.tuning.spans import DIRECTION_RE
 from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import question_terms
 from tools.expand import stem
@@ -63,15 +61,12 @@ def short_answer(
     answer: Sequence[str],
     known: str,
     capitalised: Collection[str],
-    covered: float,
 ) -> str | None:
     """The short answer from the answer's sentences, or None.
 
     `known` holds the words the question and the chain's bridge already name; `capitalised`
-    the words the retrieved text writes capitalised mid-sentence. `covered` (the share of the
-    question's weight the sentences hold) decides nothing: the support bar has gated the
-    answer already, and a bar of its own lost exact matches on every tune set. A yes or no is
-    read by `yes_no.yes_or_no`.
+    the words the retrieved text writes capitalised mid-sentence. No bar on the sentences' own
+    coverage: the support bar has gated the answer already (`tuning.short_answers`).
     """
     if kind is None or not answer:
         return None
@@ -94,7 +89,7 @@ def by_relevance(answer: Sequence[str], terms: set[str]) -> list[str]:
 
     On a tie a chain's later sentence comes first: the first links, the last answers.
     """
-    pieces = statements(answer)
+    pieces = split_statements(answer)
     held = [len({stem(w) for w in words(p)} & terms) for p in pieces]
     order = sorted(range(len(pieces)), key=lambda i: (-held[i], -i))
     return [pieces[i] for i in order if held[i]]

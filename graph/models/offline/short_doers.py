@@ -11,9 +11,7 @@ question must not name it already.
 from __future__ import annotations
 
 from graph.models.offline.reading import words
-from graph.models.offline.tuning.reading import CONNECTORS
-from graph.models.offline.tuning.short_answers import AUXILIARIES
-from graph.models.offline.tuning.spans import (
+from graph.models.offline.tuning.names import (
     ARTICLES,
     DOER_BOUNDARIES,
     DOER_QUESTION_RE,
@@ -21,6 +19,8 @@ from graph.models.offline.tuning.spans import (
     RELATIVE_WORDS,
     TOKEN_EDGE,
 )
+from graph.models.offline.tuning.reading import CONNECTORS
+from graph.models.offline.tuning.short_answers import AUXILIARIES
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
 

@@ -18,31 +18,29 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from graph.models.offline.reading import Name, names, words
+from graph.models.offline.reading import Name, known, names, words
 from graph.models.offline.short_doers import doers
-from graph.models.offline.tuning.short_answers import (
-    DATE_RE,
-    GROUP_NOUNS,
-    PERSON_LEADS,
-    PLACE_NOUNS,
-)
-from graph.models.offline.tuning.spans import (
+from graph.models.offline.tuning.names import (
     CODE_HEADS,
     CODE_WORD_RE,
     COMPOUND_RE,
     DEMONYM_RE,
+    GROUP_NOUNS,
     HEAD_NOUN_RE,
     INTRO_WINDOW,
     LEAD_PREPOSITION_RE,
     NAME_OF_RE,
     ONE_OF_A_KIND_RE,
+    PERSON_LEADS,
     PLACE_LEADS,
+    PLACE_NOUNS,
     POSSESSIVE_RE,
     QUOTED_RE,
     TITLE_RE,
-    WORD_RE_CASED,
     WORK_HEAD_RE,
 )
+from graph.models.offline.tuning.numbers import DATE_RE
+from graph.models.offline.tuning.reading import WORD_RE
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
 
@@ -83,8 +81,8 @@ def named(
     for name in names(sentence, capitalised):
         text = _unnamed_part(POSSESSIVE_RE.sub("", name.text), asked)
         tokens = words(text)
-        known = [t for t in tokens if stem(t) in asked and stem(t) not in heads]
-        if len(known) * 2 >= len(tokens) or all(stem(t) in asked for t in tokens):
+        held = [t for t in tokens if stem(t) in asked and stem(t) not in heads]
+        if len(held) * 2 >= len(tokens) or all(stem(t) in asked for t in tokens):
             continue  # the question names it already (its noun aside: "Dunmore Airport")
         if all(t in FUNCTION_WORDS for t in tokens):
             continue  # "For" run into a heading is no name
@@ -113,7 +111,7 @@ def named(
 def _unnamed_part(text: str, asked: set[str]) -> str:
     """Of "Cyprus and Norway", the part the question does not name ("along with Cyprus")."""
     parts = text.split(" and ")
-    new = [p for p in parts if not all(stem(w) in asked for w in words(p))]
+    new = [p for p in parts if not known(p, asked)]
     return new[0] if len(parts) == 2 and len(new) == 1 else text
 
 
@@ -157,7 +155,7 @@ def asks_for_work(question: str) -> bool:
 
 def _titles(sentence: str, asked: set[str]) -> list[str]:
     """The titles `sentence` quotes that the question does not name."""
-    return [t for t in TITLE_RE.findall(sentence) if not all(stem(w) in asked for w in words(t))]
+    return [t for t in TITLE_RE.findall(sentence) if not known(t, asked)]
 
 
 def _whole_token(name: Name, sentence: str) -> bool:
@@ -172,7 +170,7 @@ def _introduced(name: Name, sentence: str, asked: set[str]) -> bool:
 
     It is the last content word of the `INTRO_WINDOW` words before ("a guest of Prince").
     """
-    before = WORD_RE_CASED.findall(sentence[: name.start])[-INTRO_WINDOW:]
+    before = WORD_RE.findall(sentence[: name.start])[-INTRO_WINDOW:]
     content = [w for w in before if w.lower() not in FUNCTION_WORDS]
     return bool(content) and content[-1].islower() and stem(content[-1]) in asked
 

@@ -1,39 +1,45 @@
-"""Short answers that are numbers: a count, an amount, a duration, an age, a temperature.
+"""Short answers that are numbers or times: a count, an amount, a duration, an age, a date.
 
 A number keeps its unit ("16 weeks", "$100 million", "40 degrees") and a one-word modifier
 before it ("over 1,600"); a multiplier spelled out joins it ("118 million"). It is never a
 bare unit, never a year, and never a number of another quantity than the one asked: "how many
 days" wants days, "how old" an age ("at age seven", "20 years old"), "what percentage" a
-percent, "how long" a duration.
+percent, "how long" a duration. A date keeps a one-word modifier before it ("late 2005");
+"what year" wants the year of a full date, "what month" its month, and "what century" gets none
+(no date gives a century). When some numbers or dates stand next to a question word ("more than
+700 towers", "from the west in 1881 and from the east in 1882"), only those count, unless a
+date is part of a time written in two parts ("every Saturday at 14:00").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.models.offline.reading import words
-from graph.models.offline.tuning.short_answers import (
-    DATE_RE,
-    HOW_MANY_RE,
-    LETTER_WORD_RE,
-    NUMBER_RE,
-    NUMBER_WORDS,
-    OTHER_UNITS,
-    TEMPERATURE_UNITS,
-    TIME_RE,
-    TIME_UNITS,
-    UNIT_RE,
-    YEAR_RE,
-)
-from graph.models.offline.tuning.spans import (
+from graph.models.offline.reading import known, words
+from graph.models.offline.tuning.numbers import (
     AGE_RE,
     CURRENCY_SIGNS,
+    DATE_MODIFIERS,
+    DATE_RE,
+    FREQUENCY_RE,
+    HOW_MANY_RE,
+    LETTER_WORD_RE,
     MEASURE_RE,
+    MONTH_RE,
     MULTIPLIER_WORDS,
     NOT_UNITS,
     NUMBER_CONTEXT,
     NUMBER_MODIFIERS,
+    NUMBER_RE,
+    NUMBER_WORDS,
+    OTHER_UNITS,
     PERCENT_UNITS,
+    TEMPERATURE_UNITS,
+    TIME_RE,
+    TIME_UNITS,
+    UNIT_RE,
+    UNREAD_PERIODS,
+    YEAR_RE,
 )
 from graph.models.support import FUNCTION_WORDS
 from tools.expand import stem
@@ -110,7 +116,7 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
     found, typed = [], []
     for number in numbers(sentence):
         unit_word = number.unit.split()[-1].lower() if number.unit else ""
-        if _known(number.text, asked) or not _of_quantity(kind, number, unit_word, question):
+        if known(number.text, asked) or not _of_quantity(kind, number, unit_word, question):
             continue
         if unit_asked and not _counts(number, unit_asked):
             continue
@@ -145,7 +151,7 @@ def ages(sentence: str, asked: set[str]) -> list[str]:
     found = []
     for match in AGE_RE.finditer(sentence):
         age = match.group("n") or match.group("m")
-        if (age.isdigit() or age.lower() in NUMBER_WORDS) and not _known(age, asked):
+        if (age.isdigit() or age.lower() in NUMBER_WORDS) and not known(age, asked):
             found.append(age)
     return found
 
@@ -188,7 +194,45 @@ def _counts(number: Number, unit_asked: set[str]) -> bool:
     return any(a.startswith(u) or u.startswith(a) for a in after for u in unit_asked if a and u)
 
 
-def _known(span: str, asked: set[str]) -> bool:
-    """Whether every word of `span` is one the question already holds."""
-    tokens = words(span)
-    return bool(tokens) and all(stem(t) in asked for t in tokens)
+def dates(sentence: str, asked: set[str], question: str) -> list[str]:
+    """The times and dates of `sentence` the question asks for and does not name."""
+    asked_for = set(words(question))
+    if asked_for & UNREAD_PERIODS:
+        return []  # "what century": a date is no answer, and the century is not read
+    found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in TIME_RE.finditer(sentence)]
+    taken = [m.span() for m in TIME_RE.finditer(sentence)]
+    for match in DATE_RE.finditer(sentence):
+        if not any(a <= match.start() < b for a, b in taken):
+            found.append((match.start(), _with_modifier(sentence, match.start(), match.group(0))))
+    found = [(at, s.strip()) for at, s in sorted(found) if not known(s, asked)]
+    if "year" in asked_for:  # "what year": the year of a full date
+        found = [(at, w) for at, s in found for w in s.split() if YEAR_RE.match(w.strip(","))]
+    elif "month" in asked_for:
+        found = [(at, m.group(0)) for at, s in found for m in MONTH_RE.finditer(s)]
+    typed = [(at, s) for at, s in found if _after_question_word(sentence[:at], asked)]
+    if any(_joined(sentence, t, f) for t in typed for f in found if f != t):
+        typed = []  # "every Saturday at 14:00": one time in two parts, no part alone
+    return [s for _, s in typed or found]
+
+
+def frequencies(sentence: str, asked: set[str]) -> list[str]:
+    """The frequencies of `sentence` ("every night", "twice a week") the question does not name."""
+    return [m.group(0) for m in FREQUENCY_RE.finditer(sentence) if not known(m.group(0), asked)]
+
+
+def _with_modifier(sentence: str, start: int, date: str) -> str:
+    """`date` with the modifier written before it ("late 2005"), if any."""
+    before = sentence[:start].split()[-1:]
+    return f"{before[0]} {date}" if before and before[0].lower() in DATE_MODIFIERS else date
+
+
+def _after_question_word(before: str, asked: set[str]) -> bool:
+    """Whether a question word is among the content words just before a date."""
+    near = [w for w in words(before)[-NUMBER_CONTEXT:] if w not in FUNCTION_WORDS]
+    return any(stem(w) in asked for w in near)
+
+
+def _joined(sentence: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
+    """Whether two times of `sentence` are written as one ("Saturday at 14:00")."""
+    (first, text), (second, _) = sorted((a, b))
+    return len(words(sentence[first + len(text) : second])) <= 1

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graph.models.offline.reading import words
-from graph.models.offline.statements import clauses, statements
+from graph.models.offline.reading import split_statements, words
 from graph.models.offline.tuning.yes_no import (
+    CLAUSE_BREAK_RE,
     COMPARISON_WORDS,
+    CONDITION_WORDS,
+    CONTRACTION_RE,
     CONTRAST_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
@@ -54,7 +56,7 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
 
 def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
     """The sentence holding the most question words, if it misses few enough of them."""
-    pieces = statements(answer)
+    pieces = split_statements(answer)
     best, best_missing = None, len(terms) + 1
     for i, piece in enumerate(pieces):
         held = {stem(w) for w in words(piece)}
@@ -66,6 +68,19 @@ def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
     if best is None or not terms or best_missing > YES_MISSING_SHARE * len(terms):
         return None
     return best
+
+
+def clauses(text: str) -> list[list[str]]:
+    """The words of each clause of `text`, each cut at a condition ("if ...", "unless ...").
+
+    Words are lowercased and "n't" read as "not".
+    """
+    found = []
+    for part in CLAUSE_BREAK_RE.split(CONTRACTION_RE.sub(r"\1 not", text.lower())):
+        tokens = words(part)
+        cut = next((i for i, w in enumerate(tokens) if w in CONDITION_WORDS), len(tokens))
+        found.append(tokens[:cut])
+    return found
 
 
 def main_clauses(text: str, terms: set[str]) -> list[list[str]]:

@@ -1,12 +1,10 @@
-"""Declining: when the evidence does not cover the question, the answer is declined.
+"""Declining: when the evidence does not cover a short question, the answer is declined.
 
-A short question (`SHORT_QUESTION_WORDS`) is declined when its cited passages hold less than
-`DECLINE_SUPPORT` of its weight, or less than `DECLINE_WORD_SHARE` of its words, counted, and
-lack a word at least `DECLINE_RARE_WORD` rare in general text; and when it names what no
-searched corpus holds (`declines.unknown_names`: "Which Flask version ..." over documentation that
-never mentions Flask). That rule has no bar: over the tune sets a capitalised question word no
-corpus holds is in eight off-corpus questions and in no question answered right; it declines
-two more of werkzeug's six (5 instead of 3) and moves nothing else.
+Besides these bars, a short question naming what no searched corpus holds is declined
+(`declines.unknown_names`: "Which Flask version ..." over documentation that never mentions
+Flask). That rule has no bar: over the tune sets a capitalised question word no corpus holds is
+in eight off-corpus questions and in no question answered right; it declines two more of
+werkzeug's six (5 instead of 3) and moves nothing else.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ before a capital or digit, a full stop (not an ellipsis) before a lowercase word
 (documentation starts sentences with identifiers: "... Data Classes. attrs supports PyPy."),
 or a blank line."""
 
+STATEMENT_BREAK_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+"""Any sentence end, also before a lowercase word ("... PyPy. attrs doesn't"): the statement a
+yes or no is read from is one sentence."""
+
 ABBREVIATION_RE = re.compile(
     r"\b(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Mt|Ft|Jr|Sr|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Prof|Inc|Ltd|"
     r"Co|Corp|Bros|No|Nos|Op|Opp|Vol|Vols|Fig|Figs|pp|Fr|Msgr|vs|v|ca|approx|e\.g|i\.e|eg|ie|cf|"

@@ -33,10 +33,6 @@ no for what the question asks, so none is given."""
 PRONOUN_LEADS = frozenset("it its they their this these he she his her that".split())
 """Words opening a sentence that continues its predecessor: it holds that one's words too."""
 
-STATEMENT_BREAK_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
-"""Any sentence end, also before a lowercase word ("... PyPy. attrs doesn't"): the statement a
-yes or no is read from is one sentence."""
-
 CONTRAST_WORDS = ("but", "however", "although", "though", "whereas")
 """Words joining two sides of a contrast ("not allowed, although assistance dogs are
 welcome"): a clause break (`CLAUSE_BREAK_RE`), and the sides `CONTRAST_RE` compares. ("yet"

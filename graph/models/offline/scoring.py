@@ -10,6 +10,7 @@ is `answering.bonus`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 
 from graph.models.offline.reading import how_words, words
@@ -74,7 +75,7 @@ class Scorer:
         best = 0.0
         for first, (start, _) in enumerate(at):
             held = {s for i, s in at[first:] if i < start + WINDOW}
-            best = max(best, sum(self.table[s] for s in held) / self.total)
+            best = max(best, math.fsum(self.table[s] for s in held) / self.total)  # any order
         return best
 
     def proximity(self, text: str) -> float:

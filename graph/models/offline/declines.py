@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models.background import rarity
+from graph.models.offline.figures import figure
 from graph.models.offline.reading import Name, names, sentences
 from graph.models.offline.tuning.declining import (
     DECLINE_RARE_WORD,
@@ -48,14 +49,15 @@ def declines(
         return None
     named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
     why = (
-        f"support {value:.2f} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
+        f"support {figure(value, DECLINE_SUPPORT)} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
         if value < DECLINE_SUPPORT
-        else f"words held {share:.2f} < DECLINE_WORD_SHARE {DECLINE_WORD_SHARE:.2f}"
+        else f"words held {figure(share, DECLINE_WORD_SHARE)} < DECLINE_WORD_SHARE "
+        f"{DECLINE_WORD_SHARE:.2f}"
     )
     return (
         f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
-        f"no cited passage holds {named} (rarest {rarest:.2f} >= DECLINE_RARE_WORD "
-        f"{DECLINE_RARE_WORD:.2f})"
+        f"no cited passage holds {named} (rarest {figure(rarest, DECLINE_RARE_WORD)} >= "
+        f"DECLINE_RARE_WORD {DECLINE_RARE_WORD:.2f})"
     )
 
 

@@ -17,6 +17,7 @@ from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.answering import compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.declines import declines, unknown_names
+from graph.models.offline.figures import figure
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.scoring import Scorer
 from graph.models.offline.short_answers import question_kind, short_answer
@@ -149,7 +150,9 @@ def follow_up(turn: Turn) -> Action | None:
     if " ".join(query.casefold().split()) in turn.tried():
         return None
     return search(
-        turn, f"follow_up: coverage {value:.2f} < COVERED {COVERED:.2f}: search {query!r}", query
+        turn,
+        f"follow_up: coverage {figure(value, COVERED)} < COVERED {COVERED:.2f}: search {query!r}",
+        query,
     )
 
 
@@ -165,7 +168,8 @@ def read_deeper(turn: Turn) -> Action | None:
         return None
     page = max(int(s.args.get("page", 1)) for s in same) + 1
     thought = (
-        f"read_deeper: coverage {value:.2f} < {DEEPER_READ_COVERAGE:.2f}; page {page} of {query!r}"
+        f"read_deeper: coverage {figure(value, DEEPER_READ_COVERAGE)} < "
+        f"{DEEPER_READ_COVERAGE:.2f}; page {page} of {query!r}"
     )
     return Action(thought, first.tool, {"query": query, "page": page})
 
@@ -205,7 +209,9 @@ def answer(turn: Turn, why: str = "answer") -> Action:
         return decline(f"{why}: {refusal}; best sentence score {score}; decline")
     short = short_answer(turn.question, kind, chosen.sentences, known, capitalised)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
-    support = f"support {value:.2f} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
+    support = (
+        f"support {figure(value, SUPPORT_BAR)} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
+    )
     thought = f"{why}: {support} {SUPPORT_BAR:.2f}; sentence score {score}{said}"
     return finish(thought, joined(shown), citations, short)
 

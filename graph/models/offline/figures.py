@@ -4,12 +4,13 @@ from __future__ import annotations
 
 
 def figure(value: float, bar: float) -> str:
-    """`value` with two decimals, or as many more (up to four) as set it apart from `bar`.
+    """`value` with two decimals, or as many more as set it apart from `bar`.
 
-    A coverage of 0.7999 against `COVERED` 0.80 reads "0.7999 < COVERED 0.80", not "0.80 <".
+    A coverage of 0.7999 against `COVERED` 0.80 reads "0.7999 < COVERED 0.80", not "0.80 <";
+    past four decimals it is written in full.
     """
     for places in (2, 3, 4):
         shown = f"{value:.{places}f}"
         if value == bar or float(shown) != bar:
             return shown
-    return f"{value:.4f}"
+    return repr(value)

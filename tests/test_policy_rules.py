@@ -161,6 +161,21 @@ def test_unknown_names_are_whole_words_past_each_sentences_first_word() -> None:
     assert unknown_names(Turn(question, [], tools(), 6)) == ["xphone"]
 
 
+def test_a_lowercase_word_joined_to_a_name_is_no_name_word() -> None:
+    # "Orion" is held; "throttled" is in no passage, but it is no name of the question's
+    assert unknown_names(Turn("Is Orion-throttled billing retried?", [], tools(), 6)) == []
+    assert unknown_names(Turn("Is Orion-Zephyr billing retried?", [], tools(), 6)) == ["zephyr"]
+
+
+def test_a_yes_no_question_with_a_relative_clause_is_searched_in_one_hop() -> None:
+    """The clause describes what is asked about; it is no bridge to find first."""
+    question = "Is the service that the Ledger team maintains retried on failure?"
+    assert Turn(question, [], tools(), 6).hop is None
+    first = decide(tools(), 6, question, [])
+    assert first.thought.startswith("first_search:") and "two hops" not in first.thought
+    assert Turn("Who manages the team that maintains Orion?", [], tools(), 6).hop is not None
+
+
 def test_a_search_without_term_statistics_knows_no_name_to_be_unknown() -> None:
     class Remote:
         """A search tool that weighs every word the same, like a remote one."""

@@ -18,6 +18,7 @@ from graph.models.offline.tuning.declining import (
     DECLINE_WORD_SHARE,
     SHORT_QUESTION_WORDS,
 )
+from graph.models.offline.tuning.reading import WORD_RE
 from graph.models.offline.turn import Turn
 from graph.models.support import missing_words, question_terms, word_share
 
@@ -96,15 +97,17 @@ def unknown_names(turn: Turn) -> list[str]:
 
     A name is a capitalised span past the first word of a sentence of the question
     (`reading.names`: "Which Flask version ...", "... to a HAR file"). A word of it with a
-    letter and no weight over the search tools (`Turn.weight`: 0 only when every tool has
-    term statistics and none holds the word or a word of its stem) names something the
-    corpora are not about.
+    capital letter ("iPod", "HAR"; not "delimited" of "YAML-delimited") and no weight over
+    the search tools (`Turn.weight`: 0 only when every tool has term statistics and none
+    holds the word or a word of its stem) names something the corpora are not about.
     """
     found = [
         w
         for said in sentences(turn.question)
         for n in names(said)
-        for w in question_terms(whole_words(said, n))
+        for part in WORD_RE.findall(whole_words(said, n))
+        if not part.islower()
+        for w in question_terms(part)
     ]
     return [w for w in dict.fromkeys(found) if any(c.isalpha() for c in w) and not turn.weight(w)]
 

@@ -22,6 +22,7 @@ from graph.models.offline.reading import (
     statements,
     words,
 )
+from graph.models.offline.short_answers import question_kind
 from graph.models.offline.sources import ranked, search_sources
 from graph.models.offline.tuning.search import BRIDGE_PASSAGES
 from graph.models.support import coverage, question_terms
@@ -63,7 +64,13 @@ class Turn:
 
     @cached_property
     def hop(self) -> Hop | None:
-        """The question's relative clause, when it is asked in two hops."""
+        """The question's relative clause, when it is asked in two hops.
+
+        Never for a yes/no question: "Are the extensions that ship with X supported?" asks about
+        the extensions themselves, and its clause is no bridge to find first.
+        """
+        if question_kind(self.question) == "yesno":
+            return None
         return split_relative_clause(self.question)
 
     @cached_property

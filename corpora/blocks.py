@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["heading", "prose", "code"]
+Kind = Literal["heading", "prose", "code", "table"]
 
 
 @dataclass(frozen=True)
 class Block:
-    """One heading, paragraph or code block of a document."""
+    """One heading, paragraph, code block or table of a document (a table's rows a line each)."""
 
     kind: Kind
     text: str

@@ -6,7 +6,9 @@ and an indented block (four spaces, after a blank line, outside a list). A MyST 
 (```` ```{name} ```` or ``:::{name}``) is read by its kind (`corpora.blocks.directive_kind`);
 ```` ```{eval-rst} ```` holds reStructuredText and is read as such. MyST targets (``(x)=``),
 comments (``%``), attribute lines (``{.class}``), HTML comments, thematic breaks and table
-rules leave nothing; each list item is its own paragraph and table rows keep their cells.
+rules leave nothing; each list item is its own paragraph. A table (``| a | b |`` rows) is a
+``table`` block, a row a line, its cells a `` | `` apart: each row reads as its own sentence, and no
+name runs from one cell into the next ("Class Kind Description" of a header row).
 
 Python-Markdown and mkdocs pages read as written too: YAML front matter (between ``---`` lines
 at the top) and link reference definitions (``[w]: https://...``) leave nothing, and a
@@ -60,7 +62,10 @@ def markdown_blocks(text: str) -> list[Block]:
     labels = {_label(m.group(1)) for m in _LINK_DEF.finditer(text)}
     if not labels:
         return blocks
-    return [Block("prose", _unbracket(b.text, labels)) if b.kind == "prose" else b for b in blocks]
+    return [
+        Block(b.kind, _unbracket(b.text, labels)) if b.kind in ("prose", "table") else b
+        for b in blocks
+    ]
 
 
 def _label(text: str) -> str:
@@ -131,6 +136,10 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
             continue
         elif item:
             in_list, paragraph = True, [line[item.end() :]]
+        elif _is_row(line) and not in_list:
+            blocks += prose_block(" ".join(paragraph))
+            paragraph, i = [], _table(lines, i, blocks)
+            continue
         elif not (_SKIP.match(line) or _TABLE_RULE.match(line)):
             in_list = in_list and not (after_blank and line[0] not in " \t")
             paragraph.append(_row(line.strip()))
@@ -224,6 +233,26 @@ def _after_comment(lines: list[str], i: int) -> int:
     while end < len(lines) and "-->" not in lines[end]:
         end += 1
     return end + 1
+
+
+def _is_row(line: str) -> bool:
+    """Whether `line` is a table row: it starts with ``|`` and holds another."""
+    stripped = line.strip()
+    return stripped.startswith("|") and "|" in stripped[1:]
+
+
+def _table(lines: list[str], i: int, blocks: list[Block]) -> int:
+    """Read the table starting at `i` into `blocks`, a row a line; the line after it."""
+    rows: list[str] = []
+    while i < len(lines) and (_is_row(lines[i]) or _TABLE_RULE.match(lines[i])):
+        if not _TABLE_RULE.match(lines[i]):
+            cells = [cell.strip() for cell in lines[i].strip().strip("|").split("|")]
+            if any(cells):
+                rows.append(" | ".join(cell for cell in cells if cell))
+        i += 1
+    if rows:
+        blocks.append(Block("table", "\n".join(rows)))
+    return i
 
 
 def _row(line: str) -> str:

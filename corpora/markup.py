@@ -37,12 +37,18 @@ class Section:
 
 
 def units(blocks: tuple[Block, ...] | list[Block]) -> list[str]:
-    """Runs of prose (paragraphs joined by spaces) and fenced code blocks, in order."""
+    """Runs of prose (paragraphs joined by spaces), fenced code blocks and table rows, in order.
+
+    A table row is a unit of its own, so the blank line between two ends a sentence.
+    """
     out: list[str] = []
     prose = False
     for block in blocks:
         if block.kind == "code":
             out.append(fenced(block.text))
+            prose = False
+        elif block.kind == "table":
+            out.extend(block.text.split("\n"))
             prose = False
         elif prose:
             out[-1] += " " + block.text
@@ -73,6 +79,10 @@ def sections(blocks: list[Block]) -> list[Section]:
             text = clean_inline(block.text)
             if text:
                 current.append(Block("prose", text))
+        elif block.kind == "table":
+            rows = [row for row in (clean_inline(r) for r in block.text.split("\n")) if row]
+            if rows:
+                current.append(Block("table", "\n".join(rows)))
         elif block.text.strip():
             current.append(block)
     if current:

@@ -216,7 +216,7 @@ def test_markup_cleaning_units() -> None:
     (quote,) = markdown_sections("> **Note:** run `make`\n> 1. then [docs](x)")
     assert quote.text == "Note: run make then docs"
     (table,) = markdown_sections("| a | b |\n|---|---|\n| 1 | 2 |")
-    assert table.text == "a b 1 2"
+    assert table.text == "a | b\n\n1 | 2"
     top, sub = rst_sections("Top\n===\n\nintro\n\nSub\n---\ntext")
     assert (top.headings, top.text, sub.headings, sub.text) == (
         ("Top",),

@@ -90,3 +90,24 @@ N = 1 << 17
 )
 def test_hostile_mkdocs_lines_are_read_in_linear_time(text: str) -> None:
     assert markdown_sections(text) is not None
+
+
+def test_a_table_row_is_a_sentence_of_its_own_and_its_cells_stay_apart() -> None:
+    page = (
+        "Options:\n\n"
+        "| Option | Default | Meaning |\n"
+        "| ------ | :-----: | ------- |\n"
+        "| `tab_length` | 4 | Spaces a [tab](tabs.md) stands for |\n"
+        "| Strict Mode | off | Rejects unknown keys |\n\n"
+        "Set them in the config."
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Options:\n\nOption | Default | Meaning\n\ntab_length | 4 | Spaces a tab stands for"
+        "\n\nStrict Mode | off | Rejects unknown keys\n\nSet them in the config."
+    )
+
+
+def test_a_pipe_inside_a_list_item_or_prose_is_no_table() -> None:
+    (section,) = markdown_sections("- run `a | b` first\n\nUse x | y to pipe.")
+    assert "\n" not in section.text and "a | b" in section.text

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from folder_text import read
 
-from corpora import load_corpus
 from corpora.markup import markdown_sections
 
 PAGE = """---
@@ -43,12 +43,6 @@ Rinse it *weekly*{ .strong } with `dict[str, int]` in hand.
 Wipe the base dry.
 ///
 """
-
-
-def read(tmp_path: Path, name: str, text: str) -> dict[str, str]:
-    """Title -> text of the passages of one made-up file."""
-    (tmp_path / name).write_text(text)
-    return {p.title or "": p.text for p in load_corpus(tmp_path, name="kb").passages}
 
 
 def test_front_matter_setext_headings_and_admonitions_read_as_written(tmp_path: Path) -> None:

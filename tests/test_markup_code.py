@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from folder_text import read
+
 from corpora import load_corpus
 from corpora.documents import SPLIT_THRESHOLD
 from corpora.markup import markdown_sections, rst_sections
@@ -103,12 +105,6 @@ install
 
 Set `max_open` to ``30``.
 """
-
-
-def read(tmp_path: Path, name: str, text: str) -> dict[str, str]:
-    """Title -> text of the passages of one made-up file."""
-    (tmp_path / name).write_text(text)
-    return {p.title or "": p.text for p in load_corpus(tmp_path, name="kb").passages}
 
 
 def test_rst_code_stays_code_and_markup_leaves_only_text(tmp_path: Path) -> None:

@@ -78,6 +78,14 @@ def test_support_by_hand_weighs_words_by_idf_and_unknown_words_the_most() -> Non
     assert support("What's our refund window?", [], lambda t: 1.0) == 0.0
 
 
+def test_according_to_the_docs_is_no_word_a_passage_must_hold() -> None:
+    """A passage answering "What is Quill, according to the guide?" never says "according"."""
+    question = "What is Quill, according to the guide?"
+    assert weights(question, lambda t: 1.0) == {"quill": 1.0, "guide": 1.0}
+    held = ["Quill guide: Quill is a message broker."]
+    assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
+
+
 def test_support_reads_the_question_as_the_search_does() -> None:
     """ "refund" is not indexed, "refunds" is: it weighs as the word the search expands it to."""
     weight = tool_weight([make_search_tool(DOCS)])

@@ -37,9 +37,14 @@ FUNCTION_WORDS = frozenset(
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom whose why will with would you your yours yourself
-    yourselves s t whats what's much many also one""".split()
+    yourselves s t whats what's much many also one according""".split()
 )
-"""Words that carry no meaning a match should count (question words included)."""
+"""Words that carry no meaning a match should count (question words included).
+
+"according" is the preposition "according to" ("What is X, according to the docs?"): a passage
+answering it never says it. Chosen on the tune sets: one right answer of attrs becomes
+confident (90% of its right answers instead of 86%) and one of hotpotqa-dev-tune right and
+cited; nothing moves elsewhere."""
 
 UNSEEN_FULL_AT = 100
 """Passages searched from which a question word they all lack weighs in full (see above)."""

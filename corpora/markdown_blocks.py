@@ -245,10 +245,9 @@ def _table(lines: list[str], i: int, blocks: list[Block]) -> int:
     """Read the table starting at `i` into `blocks`, a row a line; the line after it."""
     rows: list[str] = []
     while i < len(lines) and (_is_row(lines[i]) or _TABLE_RULE.match(lines[i])):
-        if not _TABLE_RULE.match(lines[i]):
-            cells = [cell.strip() for cell in lines[i].strip().strip("|").split("|")]
-            if any(cells):
-                rows.append(" | ".join(cell for cell in cells if cell))
+        cells = [] if _TABLE_RULE.match(lines[i]) else [c for c in _cells(lines[i]) if c]
+        if cells:
+            rows.append(" | ".join(cells))
         i += 1
     if rows:
         blocks.append(Block("table", "\n".join(rows)))
@@ -259,4 +258,9 @@ def _row(line: str) -> str:
     """A table row's cells joined by spaces; any other line as it is."""
     if not line.startswith("|"):
         return line
-    return " ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
+    return " ".join(_cells(line))
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's cells, stripped (an empty cell as "")."""
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]

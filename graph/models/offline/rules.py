@@ -20,7 +20,7 @@ from graph.models.offline.declines import declines, unknown_names
 from graph.models.offline.figures import figure
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.scoring import Scorer
-from graph.models.offline.short_answers import question_kind, short_answer
+from graph.models.offline.short_answers import short_answer
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
@@ -183,7 +183,7 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     if not turn.searches:
         return decline(f"{why}: nothing was searched; decline")
     texts = [str(h.get("text", "")) for h in turn.hits]
-    kind = question_kind(turn.question)
+    kind = turn.kind
     bridge = find_bridge(turn) if turn.hop else None
     target = turn.question
     if turn.hop and bridge:

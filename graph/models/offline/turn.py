@@ -63,13 +63,18 @@ class Turn:
         return tool_weight(self.sources)
 
     @cached_property
+    def kind(self) -> str | None:
+        """The kind of answer the question asks for (`short_answers.question_kind`)."""
+        return question_kind(self.question)
+
+    @cached_property
     def hop(self) -> Hop | None:
         """The question's relative clause, when it is asked in two hops.
 
         Never for a yes/no question: "Are the extensions that ship with X supported?" asks about
         the extensions themselves, and its clause is no bridge to find first.
         """
-        if question_kind(self.question) == "yesno":
+        if self.kind == "yesno":
             return None
         return split_relative_clause(self.question)
 

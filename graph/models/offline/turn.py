@@ -25,7 +25,7 @@ from graph.models.offline.reading import (
 from graph.models.offline.short_answers import question_kind
 from graph.models.offline.sources import ranked, search_sources
 from graph.models.offline.tuning.search import BRIDGE_PASSAGES
-from graph.models.support import coverage, question_terms
+from graph.models.support import coverage, question_terms, spelled_out
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
@@ -168,10 +168,13 @@ def brought_something_new(searches: list[Observation]) -> bool:
 
 
 def content_words(text: str) -> list[str]:
-    """The meaningful words of `text` in their original case ("refund window")."""
+    """The meaningful words of `text` in their original case ("refund window").
+
+    Contractions are spelled out first, as `question_terms` reads them ("port'll" is "port").
+    """
     keep = set(question_terms(text))
     seen: dict[str, None] = {}
-    for token in text.replace("?", " ").split():
+    for token in spelled_out(text).replace("?", " ").split():
         word = token.strip(".,;:!\"'()[]")
         if word.lower() in keep or (word and words(word) and words(word)[0] in keep):
             seen.setdefault(word, None)

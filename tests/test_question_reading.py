@@ -1,0 +1,57 @@
+"""How the question's words meet the index: contractions spelled out, for the first search's
+query and for support alike. Made-up passages only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from corpora import Corpus, Passage
+from graph.models.offline.rules import decide
+from graph.models.support import question_terms, support, weights
+from tools.finish import finish
+from tools.search import make_search_tool
+
+DOCS = Corpus(
+    "docs",
+    tuple(
+        Passage(id=i, text=t)
+        for i, t in {
+            "p1": "Quill listens on port 8080 when no port is set.",
+            "p2": "Don Alvarez wrote the Quill manual.",
+        }.items()
+    ),
+)
+
+
+def tools() -> list[Any]:
+    return [make_search_tool(DOCS), finish]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "If I don't set the port, which port does Quill listen on?",
+        "If I haven’t set the port, which port won't Quill leave?",
+        "Which port'll Quill use if we've set none and I'm not told?",
+    ],
+)
+def test_a_contraction_leaves_no_remnant_word(question: str) -> None:
+    """ "don't" is "do not": no "don", "haven", "won", "ll", "ve" or "m" to search or cover."""
+    terms = question_terms(question)
+    assert not {"don", "haven", "won", "ll", "ve", "m", "t"} & set(terms)
+    query = str(decide(tools(), 6, question, []).args["query"])
+    assert "don" not in query.lower().split() and "'" not in query and "’" not in query
+
+
+def test_a_passage_without_the_remnant_covers_the_question() -> None:
+    question = "If I don't set the port, which port does Quill listen on?"
+    assert set(weights(question, lambda t: 1.0)) == {"set", "port", "quill", "listen"}
+    assert support(question, [DOCS.get("p1").text], lambda t: 1.0) == pytest.approx(1.0)
+
+
+def test_a_word_that_only_looks_like_a_remnant_is_kept() -> None:
+    """ "won", "d" and "m" are words too: only an apostrophe ending is spelled out."""
+    assert question_terms("Who won the 5 m race?") == ["won", "5", "m", "race"]
+    assert question_terms("What does the 'd' flag do?") == ["d", "flag"]

@@ -1,5 +1,5 @@
-"""How the question's words meet the index: contractions spelled out, for the first search's
-query and for support alike. Made-up passages only."""
+"""How the question's words meet the index: contractions spelled out and "what kind of X" read as
+"what X", for the first search's query and for support alike. Made-up passages only."""
 
 from __future__ import annotations
 
@@ -55,3 +55,23 @@ def test_a_word_that_only_looks_like_a_remnant_is_kept() -> None:
     """ "won", "d" and "m" are words too: only an apostrophe ending is spelled out."""
     assert question_terms("Who won the 5 m race?") == ["won", "5", "m", "race"]
     assert question_terms("What does the 'd' flag do?") == ["d", "flag"]
+
+
+@pytest.mark.parametrize("asked", ["What kind of", "Which sort of", "What types of"])
+def test_what_kind_of_x_asks_for_an_x(asked: str) -> None:
+    """ "What kind of markup does Quill produce?": the passage names the markup, not a kind."""
+    question = f"{asked} markup does Quill produce?"
+    assert question_terms(question) == ["markup", "quill", "produce"]
+    held = ["Quill produces HTML markup."]
+    assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
+    query = str(decide(tools(), 6, question, []).args["query"]).lower().split()
+    assert not {"kind", "sort", "types"} & set(query)
+
+
+def test_a_kind_that_is_not_what_kind_of_stays_a_word() -> None:
+    assert question_terms("Which field type does Quill check?") == [
+        "field",
+        "type",
+        "quill",
+        "check",
+    ]

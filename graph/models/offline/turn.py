@@ -170,7 +170,8 @@ def brought_something_new(searches: list[Observation]) -> bool:
 def content_words(text: str) -> list[str]:
     """The meaningful words of `text` in their original case ("refund window").
 
-    Contractions are spelled out first, as `question_terms` reads them ("port'll" is "port").
+    The text is read as `question_terms` reads it (`support.spelled_out`: "port'll" is "port",
+    "what kind of markup" is "what markup").
     """
     keep = set(question_terms(text))
     seen: dict[str, None] = {}

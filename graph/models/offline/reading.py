@@ -14,8 +14,11 @@ from graph.models.offline.tuning.reading import (
     ABBREVIATION_RE,
     CODE_FENCE_RE,
     CONNECTORS,
+    CONTINUATION_RE,
+    DEFINITION_RE,
     INLINE_MARKUP,
     LEADING_FUNCTION_WORDS,
+    LIST_RUN_RE,
     NAME_RE,
     RELATIVE_RE,
     SENTENCE_RE,
@@ -117,7 +120,7 @@ def statements_with_code(text: str) -> list[Statement]:
     start = 0
     for fence in [*CODE_FENCE_RE.finditer(text), None]:
         end = fence.start() if fence else len(text)
-        prose = [s for s in sentences(plain(text[start:end])) if not is_directive(s)]
+        prose = [s for s in continued(sentences(plain(text[start:end]))) if not is_directive(s)]
         found.extend(Statement(s) for s in prose)
         if fence is None:
             break
@@ -126,6 +129,24 @@ def statements_with_code(text: str) -> list[Statement]:
             found[-1] = Statement(last.text, fence.group(0).strip())
         start = fence.end()
     return found
+
+
+def continued(parts: Iterable[str]) -> list[str]:
+    """The sentences of `parts` as answer units: each option of a list with its default.
+
+    A flattened option list's first option leaves its introduction (`LIST_RUN_RE`), and a
+    definition line (`DEFINITION_RE`) takes the "Defaults to X." that finishes it
+    (`CONTINUATION_RE`): "anchorlink_class: CSS class(es) used for the link. Defaults to
+    toclink." is one answer. Joined before directives are dropped: a directive's continuation
+    goes with it.
+    """
+    merged: list[str] = []
+    for part in (piece for whole in parts for piece in LIST_RUN_RE.split(whole)):
+        if merged and CONTINUATION_RE.match(part) and DEFINITION_RE.match(merged[-1]):
+            merged[-1] = f"{merged[-1]} {part}"
+        else:
+            merged.append(part)
+    return merged
 
 
 @dataclass(frozen=True)

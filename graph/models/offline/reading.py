@@ -120,7 +120,7 @@ def statements_with_code(text: str) -> list[Statement]:
     start = 0
     for fence in [*CODE_FENCE_RE.finditer(text), None]:
         end = fence.start() if fence else len(text)
-        prose = [s for s in continued(sentences(plain(text[start:end]))) if not is_directive(s)]
+        prose = continued(s for s in sentences(plain(text[start:end])) if not is_directive(s))
         found.extend(Statement(s) for s in prose)
         if fence is None:
             break
@@ -135,17 +135,21 @@ def continued(parts: Iterable[str]) -> list[str]:
     """The sentences of `parts` as answer units: each option of a list with its default.
 
     A flattened option list's first option leaves its introduction (`LIST_RUN_RE`), and a
-    definition line (`DEFINITION_RE`) takes the "Defaults to X." that finishes it
-    (`CONTINUATION_RE`): "anchorlink_class: CSS class(es) used for the link. Defaults to
-    toclink." is one answer. Joined before directives are dropped: a directive's continuation
-    goes with it.
+    definition line (`DEFINITION_RE`) takes its description's sentences up to the "Defaults
+    to X." that finishes it (`CONTINUATION_RE`): "css_class: An alias to the cssclass option.
+    Set the class of the wrapper. Defaults to codehilite." is one answer. A description that
+    reaches the next definition line without a default stays sentences.
     """
     merged: list[str] = []
+    start: int | None = None
     for part in (piece for whole in parts for piece in LIST_RUN_RE.split(whole)):
-        if merged and CONTINUATION_RE.match(part) and DEFINITION_RE.match(merged[-1]):
-            merged[-1] = f"{merged[-1]} {part}"
-        else:
-            merged.append(part)
+        if DEFINITION_RE.match(part):
+            start = len(merged)
+        elif start is not None and CONTINUATION_RE.match(part):
+            merged[start:] = [" ".join([*merged[start:], part])]
+            start = None
+            continue
+        merged.append(part)
     return merged
 
 

@@ -17,6 +17,7 @@ from graph.models.offline.tuning.directives import (
     CHAT_ROLES,
     CLAUSE_RE,
     CONTRACTED_WORD_RE,
+    HTML_ELEMENTS,
     IMPERATIVE_LEADS,
     IMPERATIVE_OBJECTS,
     MARKUP_TAG_RE,
@@ -42,8 +43,8 @@ def is_directive(sentence: str) -> bool:
 
 
 def forges_turn(sentence: str) -> bool:
-    """Markup tags or a leading role label ("SYSTEM: ...", "[assistant]")."""
-    if MARKUP_TAG_RE.search(sentence):
+    """Markup tags other than a page's HTML elements, or a leading role label ("SYSTEM: ...")."""
+    if any(m.group(1).lower() not in HTML_ELEMENTS for m in MARKUP_TAG_RE.finditer(sentence)):
         return True
     head = ROLE_LABEL_RE.match(sentence)
     return bool(head) and head.group(1).lower() in CHAT_ROLES  # type: ignore[union-attr]

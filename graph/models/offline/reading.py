@@ -14,8 +14,11 @@ from graph.models.offline.tuning.reading import (
     ABBREVIATION_RE,
     CODE_FENCE_RE,
     CONNECTORS,
+    CONTINUATION_RE,
+    DEFINITION_RE,
     INLINE_MARKUP,
     LEADING_FUNCTION_WORDS,
+    LIST_RUN_RE,
     NAME_RE,
     RELATIVE_RE,
     SENTENCE_RE,
@@ -117,7 +120,7 @@ def statements_with_code(text: str) -> list[Statement]:
     start = 0
     for fence in [*CODE_FENCE_RE.finditer(text), None]:
         end = fence.start() if fence else len(text)
-        prose = [s for s in sentences(plain(text[start:end])) if not is_directive(s)]
+        prose = continued(s for s in sentences(plain(text[start:end])) if not is_directive(s))
         found.extend(Statement(s) for s in prose)
         if fence is None:
             break
@@ -126,6 +129,28 @@ def statements_with_code(text: str) -> list[Statement]:
             found[-1] = Statement(last.text, fence.group(0).strip())
         start = fence.end()
     return found
+
+
+def continued(parts: Iterable[str]) -> list[str]:
+    """The sentences of `parts` as answer units: each option of a list with its default.
+
+    A flattened option list's first option leaves its introduction (`LIST_RUN_RE`), and a
+    definition line (`DEFINITION_RE`) takes its description's sentences up to the "Defaults
+    to X." that finishes it (`CONTINUATION_RE`): "css_class: An alias to the cssclass option.
+    Set the class of the wrapper. Defaults to codehilite." is one answer. A description that
+    reaches the next definition line without a default stays sentences.
+    """
+    merged: list[str] = []
+    start: int | None = None
+    for part in (piece for whole in parts for piece in LIST_RUN_RE.split(whole)):
+        if DEFINITION_RE.match(part):
+            start = len(merged)
+        elif start is not None and CONTINUATION_RE.match(part):
+            merged[start:] = [" ".join([*merged[start:], part])]
+            start = None
+            continue
+        merged.append(part)
+    return merged
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """Scoring one sentence, or a chain of two, against the question, with the corpora's term weights.
 
 A sentence scores the question's idf weight (the word after "how" left out: `HOW_RE`) it holds
-(`SENTENCE_SHARE`) and its passage holds (the rest), the weight its densest stretch of `WINDOW`
-words holds (`WINDOW_WEIGHT`), the proximity of the matched words (`PROXIMITY_WEIGHT`), whether
-it holds a candidate of the kind asked for (`KIND_WEIGHT`), and whether it names another ordinal
-than the question (`ORDINAL_COST`). Where a sentence sits (its neighbour, its passage's rank)
-is `answering.bonus`.
+(`SENTENCE_SHARE`) and its passage holds (the rest; an identifier joining two next question
+words, "anchorlink" for "anchor links", holds both: `compounds`), the weight its densest
+stretch of `WINDOW` words holds (`WINDOW_WEIGHT`), the proximity of the matched words
+(`PROXIMITY_WEIGHT`), whether it holds a candidate of the kind asked for (`KIND_WEIGHT`), and
+whether it names another ordinal than the question (`ORDINAL_COST`). Where a sentence sits (its
+neighbour, its passage's rank) is `answering.bonus`.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class Scorer:
         table = {stem(t): w for t, w in weights(question, weight).items()}
         self.table = {s: w for s, w in table.items() if s not in form}
         self.total = sum(self.table.values()) or 1.0
+        self.compounds = compounds(question, self.table)
         self.kind = kind
         self.asked = {stem(w) for w in words(known)}
         self.in_question = {stem(w) for w in words(asked or question)}
@@ -63,15 +65,26 @@ class Scorer:
         """The same scoring against the question as asked (a two-hop one's clause kept)."""
         return Scorer(self.asked_text, self.kind, self.weight, self.known, self.capitalised)
 
+    def read(self, text: str) -> list[tuple[int, str]]:
+        """The stems of `text`'s words with their places, a compound read as its two words."""
+        return [
+            (i, part)
+            for i, token in enumerate(words(text))
+            for part in self.compounds.get(stem(token), (stem(token),))
+        ]
+
+    def stems(self, text: str) -> set[str]:
+        """The stems `text` holds (`read`)."""
+        return {s for _, s in self.read(text)}
+
     def coverage(self, text: str) -> float:
         """The share of the question's weight whose words `text` holds."""
-        have = {stem(t) for t in words(text)}
+        have = self.stems(text)
         return sum(w for s, w in self.table.items() if s in have) / self.total
 
     def window(self, text: str) -> float:
         """The share of the question's weight the densest `WINDOW` words of `text` hold."""
-        stems_at = ((i, stem(t)) for i, t in enumerate(words(text)))
-        at = [(i, s) for i, s in stems_at if s in self.table]
+        at = [(i, s) for i, s in self.read(text) if s in self.table]
         best = 0.0
         for first, (start, _) in enumerate(at):
             held = {s for i, s in at[first:] if i < start + WINDOW}
@@ -80,7 +93,7 @@ class Scorer:
 
     def proximity(self, text: str) -> float:
         """Matched question words over the span they take (0 with fewer than two)."""
-        at = [i for i, t in enumerate(words(text)) if stem(t) in self.table]
+        at = sorted({i for i, s in self.read(text) if s in self.table})
         return len(at) / (at[-1] - at[0] + 1) if len(at) >= 2 else 0.0
 
     def has_kind(self, text: str) -> bool:
@@ -107,6 +120,18 @@ class Scorer:
 
     def added(self, text: str, to: str) -> float:
         """The share of the question's weight `text` holds that `to` lacks."""
-        have = {stem(t) for t in words(to)}
-        extra = {stem(t) for t in words(text)} - have
+        extra = self.stems(text) - self.stems(to)
         return sum(w for s, w in self.table.items() if s in extra) / self.total
+
+
+def compounds(question: str, table: dict[str, float]) -> dict[str, tuple[str, str]]:
+    """Two next question words written as one, by stem ("anchorlink" for "anchor links").
+
+    Identifiers join words (`anchorlink_class`, `tablength`): a sentence naming the joined
+    word names both. One more markdown answer right (the anchor link's class, not the
+    permanent link's), no other tune set moved.
+    """
+    tokens = words(question)
+    pairs = zip(tokens, tokens[1:], strict=False)
+    found = {stem(a + b): (stem(a), stem(b)) for a, b in pairs}
+    return {c: p for c, p in found.items() if all(s in table for s in p)}

@@ -27,6 +27,7 @@ from graph.models.offline.tuning.names import (
     DEMONYM_RE,
     GROUP_NOUNS,
     HEAD_NOUN_RE,
+    IDENTIFIER_RE,
     INTRO_WINDOW,
     LEAD_PREPOSITION_RE,
     NAME_OF_RE,
@@ -134,6 +135,8 @@ def _of_kind(kind: str, name: Name, text: str, sentence: str, against: bool) -> 
         return False
     if kind in ("person", "place") and any(t.isdigit() for t in tokens):
         return False  # "E3 2005" is no person, "Route 9" no place asked
+    if kind in ("person", "place") and IDENTIFIER_RE.search(text):
+        return False  # "SUPERSCRIPT_TEXT" is code
     if kind != "person" and against:
         return True
     if kind == "place":

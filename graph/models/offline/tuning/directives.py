@@ -52,8 +52,22 @@ ADDRESSEE_WINDOW = 3
 """Words around a machine-reader noun searched for an addressing or obligation word, and the
 latest position a vocative ("Assistant, ...") may take: a short clause, as addresses are."""
 
-MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
-"""An XML/HTML-like tag: plain prose has none; a passage closing `</document>` forges one."""
+MARKUP_TAG_RE = re.compile(r"</?([A-Za-z][\w:-]*)(?:\s[^<>]*)?/?>")
+"""An XML/HTML-like tag (its name the group): plain prose has none; a passage closing
+`</document>` forges one."""
+
+HTML_ELEMENTS = frozenset(
+    "a abbr b blockquote body br caption code dd del details div dl dt em figure footer h1 h2 "
+    "h3 h4 h5 h6 head header hr html i img ins kbd li link meta ol p pre q s script section "
+    "small span strong style sub summary sup table tbody td tfoot th thead title tr u ul".split()
+)
+"""The HTML elements documentation names as it explains markup ("the wrapper <div> tag", "a
+<pre> block"): an element of a web page forges no conversation turn. Markdown's docs name
+them in nearly every option ("toc_class: CSS class(es) used for the <div> ...", "css_class:
+... Set CSS class name for the wrapper <div> tag."), which had dropped those sentences. With
+`reading.DEFINITION_RE`'s whole description: markdown right+cited 0.452 to 0.476, every other
+tune set unchanged; a tag of any other name ("</document>", "<system>") still forges one."""
+
 CLAUSE_RE = re.compile(r"[:;]|\s[-–—]\s|^|(?<=[,])\s*(?=please\b)", re.I)
 """Where a sentence's clauses split, for the imperative check."""
 PASSIVE_ORDER_RE = re.compile(r"\b(must|should|shall|is to|are to)\s+(?:only\s+)?be\s+(\w+)", re.I)

@@ -93,10 +93,20 @@ CODE_HEADS = frozenset(
 noun ("the secho() function"); any other capitalised word of the sentence ("ANSI") is not it."""
 
 CODE_WORD_RE = re.compile(
-    r"(?=\S*[a-z]{2})(?:[A-Za-z_]\w*(?:[._-]\w+)+(?:\(\))?|[a-z_]\w*\(\)|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)"
+    r"(?![A-Z][a-z]+(?:-[A-Z][a-z]+)+$)(?=\S*[a-z]{2})(?:[A-Za-z_]\w*(?:[._-]\w+)+(?:\(\))?|[a-z_]\w*\(\)|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)"
 )
 """A name as code writes it ("environ-config", "utf-16-le", "secho()", "CliRunner"):
-documentation names its functions and packages in lowercase, next to the noun."""
+documentation names its functions and packages in lowercase, next to the noun. Capitalised
+words joined by hyphens ("Python-Markdown", "Hewlett-Packard") are English proper names, no
+code: "Python-Markdown" had been the short answer to "Which encoding ...?". On the tune sets
+that short answer is gone (markdown), one hotpotqa-dev-tune question gains a (wrong) short
+answer, EM and every answer unchanged."""
+
+IDENTIFIER_RE = re.compile(r"\w+_\w+")
+"""A name joined by underscores ("SUPERSCRIPT_TEXT", "PLACE_MARKER"): an identifier of code,
+never a person or a place, whatever noun it holds or follows ("what placeholder text" had
+typed "SUPERSCRIPT_TEXT" as the place asked, by the "text" it holds). One more markdown answer
+right (the option list's "PLACE_MARKER: ..." chosen), no other tune set moved."""
 
 COMPOUND_RE = re.compile(r"[a-z]+(?:-[a-z]+)+")
 """Lowercase words joined by hyphens ("six-part", "best-dressed"): English compounds before a

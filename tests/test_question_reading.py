@@ -75,3 +75,36 @@ def test_a_kind_that_is_not_what_kind_of_stays_a_word() -> None:
         "quill",
         "check",
     ]
+
+
+WIKI = Corpus(
+    "wiki",
+    tuple(
+        Passage(id=i, text=t)
+        for i, t in {
+            "w1": "WikiLinks are given the class wikilink by default.",
+            "w2": "Links in the wiki sidebar are sorted by title.",
+            "w3": "The base URL of a link is set in the configuration.",
+        }.items()
+    ),
+)
+
+
+def test_two_words_the_docs_join_find_the_joined_word() -> None:
+    """ "wiki links" reaches "WikiLinks": the search ranks the passage that writes it joined."""
+    tool = make_search_tool(WIKI)
+    first = str(tool.invoke({"query": "class wiki links"})).splitlines()[0]
+    assert first.startswith("[w1]")
+
+
+def test_the_joined_word_covers_both_question_words() -> None:
+    question = "Which class are wiki links given?"
+    assert support(question, [WIKI.get("w1").text], lambda t: 1.0) == pytest.approx(1.0)
+    assert support(question, [WIKI.get("w3").text], lambda t: 1.0) < 0.5
+
+
+def test_short_or_non_letter_neighbours_are_not_joined() -> None:
+    """ "on line" is no "online", and "x2 links" no word at all (`COMPOUND_PART`)."""
+    from tools.expand import compounds
+
+    assert compounds(["on", "line", "wiki", "links", "x2"]) == [("line", "wiki"), ("wiki", "links")]

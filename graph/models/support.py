@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from graph.models.background import rarity
 from tools.bm25_tokens import tokenize
-from tools.expand import stem
+from tools.expand import compounds, stem
 
 FUNCTION_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
@@ -163,8 +163,8 @@ def covered(table: dict[str, float], passages: Sequence[str]) -> float:
     total = sum(table.values())
     if not passages or total <= 0:
         return 0.0
-    have = stems_of(passages)
-    return sum(value for term, value in table.items() if stem(term) in have) / total
+    have = held(table, passages)
+    return sum(value for term, value in table.items() if term in have) / total
 
 
 def word_share(table: dict[str, float], passages: Sequence[str]) -> float:
@@ -177,5 +177,19 @@ def word_share(table: dict[str, float], passages: Sequence[str]) -> float:
 
 def missing_words(table: dict[str, float], passages: Sequence[str]) -> list[str]:
     """The words of `table` no passage holds, heaviest first (question order among equals)."""
+    have = held(table, passages)
+    return sorted((t for t in table if t not in have), key=lambda t: -table[t])
+
+
+def held(table: dict[str, float], passages: Sequence[str]) -> set[str]:
+    """The words of `table` that `passages` hold, as the search finds them.
+
+    A word is held by a word with the same stem, or by the one word it and its neighbour in the
+    table join into (`tools.expand.compounds`: "wiki" and "links" are held by "WikiLinks").
+    """
     have = stems_of(passages)
-    return sorted((t for t in table if stem(t) not in have), key=lambda t: -table[t])
+    found = {term for term in table if stem(term) in have}
+    for a, b in compounds(list(table)):
+        if stem(a + b) in have:
+            found.update((a, b))
+    return found

@@ -3,8 +3,9 @@
 `RULES` is the table, in order. Each rule is a small function of the `Turn` (the question, what
 the turn has observed, the tools, the budget left) returning an `Action` or None, and its
 Thought names the rule and the numbers that decided (``follow_up: coverage 0.62 < COVERED
-0.80: search "Beacon retention"``). The last rule always answers, or declines (a ``finish``
-call with no answer) when the passages it would cite do not cover the question (`declines`).
+0.80; lead 'Beacon': its sentence holds 0.62 >= LEAD_SENTENCE_SHARE 0.80 x 0.62: search
+'Beacon retention'``). The last rule always answers, or declines (a ``finish`` call with no
+answer) when the passages it would cite do not cover the question (`declines`).
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ from graph.models.offline.short_answers import short_answer
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
+    LEAD_SENTENCE_SHARE,
     MAX_UNMATCHED_TERMS,
     ONE_SEARCH_LEFT,
 )
 from graph.models.offline.turn import (
+    Lead,
     Turn,
     brought_something_new,
     content_words,
     find_bridge,
     new_name,
+    written_capitalised,
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
@@ -133,7 +137,11 @@ def second_hop(turn: Turn) -> Action | None:
 
 
 def follow_up(turn: Turn) -> Action | None:
-    """The retrieved text covers too little of the question: search what is missing."""
+    """The retrieved text covers too little of the question: search what is missing.
+
+    The query leads with `follow_lead`'s name; with no lead worth following, the missing words
+    are paraphrase ("unless told otherwise") and the rule passes (read_deeper reads on).
+    """
     if not turn.searches or not brought_something_new(turn.searches):
         return None
     value = turn.coverage()
@@ -143,17 +151,37 @@ def follow_up(turn: Turn) -> Action | None:
     table = weights(turn.question, turn.weight)  # words no corpus holds cannot be searched
     missing = sorted((t for t in table if stem(t) not in have), key=lambda t: -table[t])
     missing = missing[:MAX_UNMATCHED_TERMS]
-    if not missing:
+    found = follow_lead(turn, missing, value) if missing else None
+    if found is None:
         return None
-    lead = new_name(turn)
-    query = " ".join(([lead] if lead else []) + missing)
+    lead, why = found
+    query = " ".join(([lead.name] if lead else []) + missing)
     if " ".join(query.casefold().split()) in turn.tried():
         return None
-    return search(
-        turn,
-        f"follow_up: coverage {figure(value, COVERED)} < COVERED {COVERED:.2f}: search {query!r}",
-        query,
-    )
+    thought = f"follow_up: coverage {figure(value, COVERED)} < COVERED {COVERED:.2f}; {why}"
+    return search(turn, f"{thought}: search {query!r}", query)
+
+
+def follow_lead(turn: Turn, missing: list[str], value: float) -> tuple[Lead | None, str] | None:
+    """What a follow-up leads with, and why; None when nothing is worth following.
+
+    A new name of a sentence holding `LEAD_SENTENCE_SHARE` of what the retrieved text covers
+    (`value`): the entity the found part of the question is about, whose other hop the missing
+    words are. Else, when a missing word is one the question writes capitalised (a name no
+    passage holds), the best new name, if any. With neither (an incidental name, such as a table
+    row's "Replaces", beside missing paraphrase words), None.
+    """
+    lead = new_name(turn, LEAD_SENTENCE_SHARE * value)
+    if lead is not None:
+        why = (
+            f"lead {lead.name!r}: its sentence holds {lead.coverage:.2f} >= "
+            f"LEAD_SENTENCE_SHARE {LEAD_SENTENCE_SHARE:.2f} x {value:.2f}"
+        )
+        return lead, why
+    named = [t for t in missing if stem(t) in written_capitalised(turn.question)]
+    if not named:
+        return None
+    return new_name(turn), f"the question names {named[0]!r}, which no passage holds"
 
 
 def read_deeper(turn: Turn) -> Action | None:

@@ -2,7 +2,8 @@
 
 `Turn` holds the question, the turn's observations, the tools and the budget left, with the
 derived views (searches, hits, term weights, the relative clause); `find_bridge` reads a
-two-hop question's bridge entity, `new_name` the best new name of the last search.
+two-hop question's bridge entity, `new_name` the best new name of the last search (a `Lead`),
+`written_capitalised` the words a question writes capitalised.
 """
 
 from __future__ import annotations
@@ -144,21 +145,40 @@ def prose(hit: Hit) -> list[str]:
     return statements(text[len(title) :].lstrip(". ") if title and text.startswith(title) else text)
 
 
-def new_name(turn: Turn) -> str | None:
-    """The name of the last search's best sentence that the question does not hold."""
+@dataclass(frozen=True)
+class Lead:
+    """A name of the last search's best sentence that the question does not hold."""
+
+    name: str
+    coverage: float
+    """Share of the question's weight the sentence naming it holds."""
+
+
+def new_name(turn: Turn, floor: float = 0.0) -> Lead | None:
+    """The name of the last search's best sentence that the question does not hold.
+
+    Only sentences holding at least `floor` of the question's weight count.
+    """
     last = next((s for s in reversed(turn.searches) if s.hits), None)
     if last is None:
         return None
     asked = {stem(w) for w in words(turn.question)}
-    best: tuple[float, str] | None = None
+    best: Lead | None = None
     for hit in last.hits[:BRIDGE_PASSAGES]:
         for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
+            if value < floor:
+                continue
             for name in names(sentence):
                 if any(stem(t) not in asked for t in words(name.text)):
-                    if best is None or value > best[0]:
-                        best = (value, name.text)
-    return best[1] if best else None
+                    if best is None or value > best.coverage:
+                        best = Lead(name.text, value)
+    return best
+
+
+def written_capitalised(text: str) -> set[str]:
+    """The stems of the words `text` writes capitalised, wherever they stand ("Flyboys stars")."""
+    return {stem(w) for token in text.split() if token[:1].isupper() for w in words(token)}
 
 
 def brought_something_new(searches: list[Observation]) -> bool:

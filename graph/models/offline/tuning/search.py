@@ -12,6 +12,16 @@ the question's weight (1.0: until every question word is found, or the budget en
 hotpotqa-dev-tune (+0.110 recall) and squad; no lower bar keeps those gains (they come at
 coverage 0.81 to 0.96)."""
 
+LEAD_SENTENCE_SHARE = 0.8
+"""A follow-up's lead name must come from a sentence holding at least this share of what the
+retrieved text covers of the question: the found part of the question is about that name, and
+the missing words are its other hop. Names of other sentences were incidental (a table row's
+"Replaces", a changelog line's "Python-Markdown API"): the doc sets' 33 follow-ups found no
+supporting passage, and cost markdown-09 and retrieval recall (markdown -0.109); on
+hotpotqa-dev-tune 31 of 89 found one. At 0.8: markdown right+cited 18 -> 19 of 42,
+hotpotqa-dev-tune 101 and squad 221 kept; 0.9 also costs a right squad answer its confidence.
+Without a lead at all: hotpotqa-dev-tune -6, squad -3."""
+
 MAX_UNMATCHED_TERMS = 4
 """Most unmatched question words a follow-up query adds (more dilutes BM25's ranking)."""
 

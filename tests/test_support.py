@@ -184,3 +184,14 @@ def test_a_consonant_doubled_before_ing_or_ed_does_not_hide_the_base_word() -> N
     assert missing_words(weights("Who stopped it?", lambda t: 1.0), ["It stops."]) == []
     assert missing_words(weights("What called it?", lambda t: 1.0), ["A cal."]) == ["called"]
     assert missing_words(weights("What added it?", lambda t: 1.0), ["An ad."]) == ["added"]
+
+
+def test_a_passage_stating_a_year_or_a_version_holds_the_word() -> None:
+    """ "In what year ...?" is answered by "In 1875, ..."; "which version" by "in 4.2.0"."""
+    idf = lambda t: 1.0  # noqa: E731
+    assert support(
+        "In what year did Ada open the mill?", ["In 1875, Ada opened the mill."], idf
+    ) == (pytest.approx(1.0))
+    assert missing_words(weights("Which version renamed it?", idf), ["Renamed in 4.2.0."]) == []
+    assert missing_words(weights("Which version is it?", idf), ["Part PN-2003."]) == ["version"]
+    assert missing_words(weights("What year was it?", idf), ["Part PN-2003."]) == ["year"]

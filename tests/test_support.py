@@ -19,7 +19,7 @@ from graph.agent.grounding import corpora_hold
 from graph.app.render_trace import render_result
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.scripted import ScriptedModel
-from graph.models.support import support, weights
+from graph.models.support import missing_words, support, weights
 from graph.models.tool_weight import tool_weight
 from tests.cli_helpers import run_cli
 from tools.calculator import calculator
@@ -174,3 +174,24 @@ def test_a_computed_answer_is_not_ungrounded_where_a_passage_shares_its_words() 
     assert state["ungrounded"] is False and state["confident"] is True
     uncomputed = run([answer("10 * 10 = 100.", [])], question)
     assert uncomputed["ungrounded"] is True
+
+
+def test_a_consonant_doubled_before_ing_or_ed_does_not_hide_the_base_word() -> None:
+    """ "emitting" is covered by "emit", "stopped" by "stops"; "called" and "added" keep theirs."""
+    question = "How do I stop the pump emitting sparks?"
+    held = ["The pump stops when it emits sparks."]
+    assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
+    assert missing_words(weights("Who stopped it?", lambda t: 1.0), ["It stops."]) == []
+    assert missing_words(weights("What called it?", lambda t: 1.0), ["A cal."]) == ["called"]
+    assert missing_words(weights("What added it?", lambda t: 1.0), ["An ad."]) == ["added"]
+
+
+def test_a_passage_stating_a_year_or_a_version_holds_the_word() -> None:
+    """ "In what year ...?" is answered by "In 1875, ..."; "which version" by "in 4.2.0"."""
+    idf = lambda t: 1.0  # noqa: E731
+    assert support(
+        "In what year did Ada open the mill?", ["In 1875, Ada opened the mill."], idf
+    ) == (pytest.approx(1.0))
+    assert missing_words(weights("Which version renamed it?", idf), ["Renamed in 4.2.0."]) == []
+    assert missing_words(weights("Which version is it?", idf), ["Part PN-2003."]) == ["version"]
+    assert missing_words(weights("What year was it?", idf), ["Part PN-2003."]) == ["year"]

@@ -7,31 +7,28 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage
+from made_up import corpus
 
-from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from tools.finish import finish
 from tools.search import make_search_tool
 
-OPS = Corpus(
-    name="ops",
-    passages=tuple(
-        Passage(id=i, text=t)
-        for i, t in {
-            "o1": "The Orion billing service sends invoices nightly. It is maintained by the "
-            "Ledger team.",
-            "o2": "The Ledger team is managed by Amara Okafor and works from the Dublin office.",
-            "o3": "Halcyon is the search cluster. It is run by the Discovery team.",
-            "o4": "The Discovery team is managed by Kenji Watanabe and works from Osaka.",
-            "o5": "Servers in the Dublin office are cooled by chillers from Frostline.",
-            "o6": "The Dublin office has a rooftop garden and a bike room.",
-            "o7": "Orion retries a failed invoice five times before alerting finance.",
-            "o8": "The Osaka office opened in spring with a tea room.",
-            "o9": "Billing audits happen every quarter in the finance wing.",
-        }.items()
-    ),
+OPS = corpus(
+    "ops",
+    {
+        "o1": "The Orion billing service sends invoices nightly. It is maintained by the "
+        "Ledger team.",
+        "o2": "The Ledger team is managed by Amara Okafor and works from the Dublin office.",
+        "o3": "Halcyon is the search cluster. It is run by the Discovery team.",
+        "o4": "The Discovery team is managed by Kenji Watanabe and works from Osaka.",
+        "o5": "Servers in the Dublin office are cooled by chillers from Frostline.",
+        "o6": "The Dublin office has a rooftop garden and a bike room.",
+        "o7": "Orion retries a failed invoice five times before alerting finance.",
+        "o8": "The Osaka office opened in spring with a tea room.",
+        "o9": "Billing audits happen every quarter in the finance wing.",
+    },
 )
 TWO_HOP = "Who manages the team that maintains the Orion billing service?"
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from made_up import corpus
 
 from corpora import Corpus, Passage
 from graph.models.actions import Action, Observation
@@ -19,19 +20,16 @@ from tools.calculator import calculator
 from tools.finish import FINISH_TOOL, finish
 from tools.search import make_search_tool
 
-OPS = Corpus(
+OPS = corpus(
     "ops",
-    tuple(
-        Passage(id=i, text=t)
-        for i, t in {
-            "o1": "The Orion billing service is maintained by the Ledger team.",
-            "o2": "The Ledger team is managed by Amara Okafor and works from the Dublin office.",
-            "o3": "Servers in the Dublin office are cooled by chillers from Frostline.",
-            "o4": "Orion retries a failed invoice five times before alerting finance.",
-            "o5": "The Dublin office has a rooftop garden and a bike room.",
-            "o6": "Halcyon keeps search snapshots for 14 days.",
-        }.items()
-    ),
+    {
+        "o1": "The Orion billing service is maintained by the Ledger team.",
+        "o2": "The Ledger team is managed by Amara Okafor and works from the Dublin office.",
+        "o3": "Servers in the Dublin office are cooled by chillers from Frostline.",
+        "o4": "Orion retries a failed invoice five times before alerting finance.",
+        "o5": "The Dublin office has a rooftop garden and a bike room.",
+        "o6": "Halcyon keeps search snapshots for 14 days.",
+    },
 )
 HR = Corpus("hr", (Passage(id="h1", text="Employees accrue 25 vacation days per year."),))
 

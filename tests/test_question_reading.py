@@ -6,22 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from made_up import corpus
 
-from corpora import Corpus, Passage
 from graph.models.offline.rules import decide
 from graph.models.support import question_terms, support, weights
 from tools.finish import finish
 from tools.search import make_search_tool
 
-DOCS = Corpus(
+DOCS = corpus(
     "docs",
-    tuple(
-        Passage(id=i, text=t)
-        for i, t in {
-            "p1": "Quill listens on port 8080 when no port is set.",
-            "p2": "Don Alvarez wrote the Quill manual.",
-        }.items()
-    ),
+    {
+        "p1": "Quill listens on port 8080 when no port is set.",
+        "p2": "Don Alvarez wrote the Quill manual.",
+    },
 )
 
 
@@ -77,16 +74,13 @@ def test_a_kind_that_is_not_what_kind_of_stays_a_word() -> None:
     ]
 
 
-WIKI = Corpus(
+WIKI = corpus(
     "wiki",
-    tuple(
-        Passage(id=i, text=t)
-        for i, t in {
-            "w1": "WikiLinks are given the class wikilink by default.",
-            "w2": "Links in the wiki sidebar are sorted by title.",
-            "w3": "The base URL of a link is set in the configuration.",
-        }.items()
-    ),
+    {
+        "w1": "WikiLinks are given the class wikilink by default.",
+        "w2": "Links in the wiki sidebar are sorted by title.",
+        "w3": "The base URL of a link is set in the configuration.",
+    },
 )
 
 

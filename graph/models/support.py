@@ -17,7 +17,8 @@ indexed word times the larger of two shares. `unseen_share` grows with the passa
 lacks most words of any question: lacking "long" says little, lacking "password" a lot). A word is
 covered when a cited passage holds a word of the same `form`: its stem (`tools.expand.stem`),
 undoubled after -ing or -ed ("emitting" is covered by "emit"); "year" and "version" are covered
-by a passage stating one (`STATED_VALUES`, `held`).
+by a passage stating one (`STATED_VALUES`, `stated`); two adjacent words are covered by the one
+word they join into ("wiki links" by "WikiLinks": `tools.expand.compounds`, `held`).
 ``support`` is the covered share of the weight (`support_weights` the table it is read on),
 `word_share` the covered share of the words, counted, and `missing_words` the words not covered.
 The offline policy declines a short question (`SHORT_QUESTION_WORDS`) below bars on both

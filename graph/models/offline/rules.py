@@ -171,8 +171,8 @@ def follow_lead(turn: Turn, missing: list[str], value: float) -> tuple[Lead | No
     passage holds), the best new name, if any. With neither (an incidental name, such as a table
     row's "Replaces", beside missing paraphrase words), None.
     """
-    lead = new_name(turn, LEAD_SENTENCE_SHARE * value)
-    if lead is not None:
+    lead = new_name(turn)
+    if lead is not None and lead.coverage >= LEAD_SENTENCE_SHARE * value:
         why = (
             f"lead {lead.name!r}: its sentence holds {lead.coverage:.2f} >= "
             f"LEAD_SENTENCE_SHARE {LEAD_SENTENCE_SHARE:.2f} x {value:.2f}"
@@ -181,7 +181,7 @@ def follow_lead(turn: Turn, missing: list[str], value: float) -> tuple[Lead | No
     named = [t for t in missing if stem(t) in written_capitalised(turn.question)]
     if not named:
         return None
-    return new_name(turn), f"the question names {named[0]!r}, which no passage holds"
+    return lead, f"the question names {named[0]!r}, which no passage holds"
 
 
 def read_deeper(turn: Turn) -> Action | None:

@@ -154,11 +154,8 @@ class Lead:
     """Share of the question's weight the sentence naming it holds."""
 
 
-def new_name(turn: Turn, floor: float = 0.0) -> Lead | None:
-    """The name of the last search's best sentence that the question does not hold.
-
-    Only sentences holding at least `floor` of the question's weight count.
-    """
+def new_name(turn: Turn) -> Lead | None:
+    """The name of the last search's best sentence that the question does not hold."""
     last = next((s for s in reversed(turn.searches) if s.hits), None)
     if last is None:
         return None
@@ -167,8 +164,6 @@ def new_name(turn: Turn, floor: float = 0.0) -> Lead | None:
     for hit in last.hits[:BRIDGE_PASSAGES]:
         for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
-            if value < floor:
-                continue
             for name in names(sentence):
                 if any(stem(t) not in asked for t in words(name.text)):
                     if best is None or value > best.coverage:

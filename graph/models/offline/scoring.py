@@ -26,6 +26,7 @@ from graph.models.offline.tuning.sentences import (
     WINDOW_WEIGHT,
 )
 from graph.models.support import weights
+from tools.expand import compounds as joinable_pairs
 from tools.expand import stem
 
 
@@ -127,11 +128,12 @@ class Scorer:
 def compounds(question: str, table: dict[str, float]) -> dict[str, tuple[str, str]]:
     """Two next question words written as one, by stem ("anchorlink" for "anchor links").
 
+    The pairs are those the search joins (`tools.expand.compounds`), so the sentence read and
+    the passage searched agree on which words a joined word holds.
+
     Identifiers join words (`anchorlink_class`, `tablength`): a sentence naming the joined
     word names both. One more markdown answer right (the anchor link's class, not the
     permanent link's), no other tune set moved.
     """
-    tokens = words(question)
-    pairs = zip(tokens, tokens[1:], strict=False)
-    found = {stem(a + b): (stem(a), stem(b)) for a, b in pairs}
+    found = {stem(a + b): (stem(a), stem(b)) for a, b in joinable_pairs(words(question))}
     return {c: p for c, p in found.items() if all(s in table for s in p)}

@@ -271,6 +271,8 @@ def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
                     "stopped",
                 )
             },
+            "policy_retrieved": retrieved_ids(p),
+            "policy_steps": p.get("steps"),
             "policy_right_cited": is_right(q, p) and cites_support(q, p),
             "baseline_right_cited": is_right(q, b) and cites_support(q, b),
         }
@@ -279,6 +281,12 @@ def measure(spec: str, limit: int | None, max_steps: int, k: int) -> Measured:
     return Measured(
         score(questions, policy, policy_s), score(questions, baseline, baseline_s), kinds, rows
     )
+
+
+def retrieved_ids(result: Result) -> list[str]:
+    """Every passage id a result's searches returned, in order, each once."""
+    found = result.get("retrieved") or {}
+    return list(dict.fromkeys(i for ids in found.values() for i in ids))
 
 
 def kind_table(rows: Sequence[tuple[str, Measured]]) -> str:

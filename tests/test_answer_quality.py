@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from answer_quality import is_right, score  # noqa: E402
+from answer_quality import is_right, retrieved_ids, score  # noqa: E402
 
 from evals.baselines import covering_sentence, index_for, quote_baseline, sentences_of
 from evals.datasets import Question, load_dataset
@@ -119,3 +119,9 @@ def test_score_counts_each_figure_on_its_own_denominator() -> None:
     assert s.wrong_confident == 0.0  # of the 3 answers, the wrong one said it was unsure
     assert s.right_confident == 1.0
     assert (s.off_declined, s.off_total) == (1, 1)
+
+
+def test_the_dump_lists_each_retrieved_id_once_in_search_order() -> None:
+    found = {"search_a": ["kiln", "glaze"], "search_b": ["wheel", "kiln"]}
+    assert retrieved_ids({"retrieved": found}) == ["kiln", "glaze", "wheel"]
+    assert retrieved_ids({"answer": None}) == []

@@ -329,3 +329,25 @@ def test_a_sentence_that_does_not_point_back_takes_nothing_from_the_one_before()
     )
     sc = scorer(question, "person")
     assert bonus(sc, found[1], found[0].text) == bonus(sc, found[1], "")
+
+
+def test_a_chain_covering_less_than_the_best_sentence_with_the_kind_does_not_replace_it() -> None:
+    """Two sentences' best window and proximity do not outweigh the question words they lack.
+
+    The pair (the notable alumna, then the college's name) holds "notable", "studied", "Velm"
+    and "College", less weight than the astronaut's sentence, which names the person asked
+    for too.
+    """
+    weight = {"astronaut": 5.0, "notable": 4.0, "studied": 2.9, "velm": 1.0, "college": 1.0}
+    question = "Which notable astronaut studied at Velm College?"
+    sc = Scorer(question, "person", lambda t: weight.get(t, 0.5), question, set(), question)
+    astronaut = (
+        "Other notable alumni include the retired banker and yacht owner Carl Moss and the "
+        "astronaut Ivo Stark."
+    )
+    text = (
+        f"{astronaut} A notable alumna of the science school is the chemist Ada Brill. "
+        "Heads of schools studied at Velm College too, among them Otto Lang."
+    )
+    answer = compose_answer(sc, [{"id": "v", "text": text, "score": 1.0}])
+    assert answer is not None and answer.text == astronaut

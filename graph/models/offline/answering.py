@@ -6,8 +6,9 @@ it when it points back, its passage's rank when the search scored it, so unscore
 are ranked by the policy's own term weighting alone). A second sentence joins the best ones when
 the two make a chain (`linked`: a name word both hold, "Acme was acquired by Globex." + "Globex
 earbuds carry a 2-year warranty.", or the next sentence of its passage), each brings what the
-other lacks (`adds`), and the pair adds more than `PAIR_COST`. A sentence ending in ":" carries
-the code block it introduces, as written.
+other lacks (`adds`), the pair adds more than `PAIR_COST`, and it covers no less of the question
+than the best sentence when that one holds a candidate of the kind asked for. A sentence ending
+in ":" carries the code block it introduces, as written.
 """
 
 from __future__ import annotations
@@ -123,7 +124,13 @@ def compose_answer(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
 
 
 def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
-    """The best-covering sentence, or chain of two, for one reading of the question."""
+    """The best-covering sentence, or chain of two, for one reading of the question.
+
+    A chain covering less of the question than the best single sentence, when that sentence
+    holds a candidate of the kind asked for, never replaces it: its score comes from its two
+    sentences' best window and proximity ("A notable alumnus is ... Wieschaus." + "..., the Rev.
+    John Jenkins." over "Other notable alumni include ... astronaut Jim Wetherbee.").
+    """
     found, texts = retrieved_sentences(hits)
     singles = [s for s in found if scorer.coverage(s.text) > 0]
     if not singles:
@@ -135,6 +142,7 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
     ranked = sorted(singles, key=lambda s: (-values[id(s)], s.passage, s.position))
     best = ranked[0]
     best_score = values[id(best)]
+    floor = scorer.coverage(best.text) if scorer.has_kind(best.text) else 0.0
     chosen: list[Sentence] = [best]
     for first in ranked[:PAIRED]:
         for second in singles:
@@ -143,6 +151,8 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
             if not (adds(scorer, first, second) and adds(scorer, second, first)):
                 continue
             pair = sorted((first, second), key=lambda s: (s.passage, s.position))
+            if scorer.coverage(" ".join(s.text for s in pair)) < floor:
+                continue  # less of the question than the best sentence, which has the kind
             docs = list(dict.fromkeys(s.doc_id for s in pair))
             value = (
                 scorer.score([s.text for s in pair], [texts[d] for d in docs])

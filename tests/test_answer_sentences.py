@@ -331,6 +331,30 @@ def test_a_sentence_that_does_not_point_back_takes_nothing_from_the_one_before()
     assert bonus(sc, found[1], found[0].text) == bonus(sc, found[1], "")
 
 
+def test_here_opening_a_sentence_points_back_at_the_place_before() -> None:
+    question = "What music did Anton hear for the first time while staying in Brellin?"
+    hits = [
+        {
+            "id": "b",
+            "text": "In 1824 Anton spent his summers at Brellin as a guest of a friend. "
+            "Here for the first time he heard rural folk music.",
+            "score": 1.0,
+        },
+        {
+            "id": "c",
+            "text": "His letters home from Brellin, written while staying there, amused them.",
+            "score": 1.0,
+        },
+    ]
+    sc = scorer(question)
+    found, _ = retrieved_sentences(hits[:1])
+    assert bonus(sc, found[1], found[0].text) > bonus(sc, found[1], "")
+    answer = compose_answer(sc, hits)
+    assert (
+        answer is not None and answer.text == "Here for the first time he heard rural folk music."
+    )
+
+
 def test_a_chain_covering_less_than_the_best_sentence_with_the_kind_does_not_replace_it() -> None:
     """Two sentences' best window and proximity do not outweigh the question words they lack.
 

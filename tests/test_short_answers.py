@@ -117,6 +117,14 @@ def test_the_two_options_of_a_choice_question() -> None:
         ),
         ("duration", "Tallis trials last 30 days.", "How long are trials?", ["30 days"]),
         ("duration", "It runs at 40 degrees for 2 hours.", "How long?", ["2 hours"]),
+        (
+            "duration",
+            "The Orrin launch was pushed back to a month after the fair.",
+            "How long was the launch delayed?",
+            ["a month"],
+        ),  # an article before a unit of time counts one
+        ("number", "A month later, 300 seats were added.", "How many seats?", ["300 seats"]),
+        ("duration", "A guide leads an old tour.", "How long?", []),  # no unit of time: none
         ("number", "It was built in 1931 with 300 seats.", "How many seats?", ["300 seats"]),
         ("number", "Set it to 40 °C.", "How many fans?", []),  # a temperature is no count
         (

@@ -1,7 +1,8 @@
 """Short answers that are numbers or times: a count, an amount, a duration, an age, a date.
 
 A number keeps its unit ("16 weeks", "$100 million", "40 degrees") and a one-word modifier
-before it ("over 1,600"); a multiplier spelled out joins it ("118 million"). It is never a
+before it ("over 1,600"); a multiplier spelled out joins it ("118 million"), and an article
+before a unit of time is one ("a month"). It is never a
 bare unit, never a year, and never a number of another quantity than the one asked: "how many
 days" wants days, "how old" an age ("at age seven", "20 years old"), "what percentage" a
 percent, "how long" a duration. A date keeps a one-word modifier before it ("late 2005");
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from graph.models.offline.reading import known, words
 from graph.models.offline.tuning.numbers import (
     AGE_RE,
+    ARTICLE_NUMBERS,
     CURRENCY_SIGNS,
     DATE_MODIFIERS,
     DATE_RE,
@@ -63,7 +65,7 @@ class Number:
 
 
 def numbers(sentence: str) -> list[Number]:
-    """Every number of `sentence`, in order.
+    """Every number of `sentence`, in order ("a" or "an" only before a unit of time).
 
     Never a year, a date's or a time's number, or a number opening a parenthesis (a
     conversion: "12,799 feet (3,901 m)").
@@ -73,6 +75,8 @@ def numbers(sentence: str) -> list[Number]:
         (m.start(), m.group(0), True)
         for m in LETTER_WORD_RE.finditer(sentence)
         if m.group(0).lower() in NUMBER_WORDS
+        or m.group(0).lower() in ARTICLE_NUMBERS
+        and _unit(sentence[m.end() :]) in TIME_UNITS
     ]
     dated = [m.span() for r in (DATE_RE, TIME_RE) for m in r.finditer(sentence)]
     found = []

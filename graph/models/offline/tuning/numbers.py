@@ -17,6 +17,11 @@ NUMBER_WORDS = frozenset(
 )
 """Numbers spelled out ("three times")."""
 
+ARTICLE_NUMBERS = frozenset("a an".split())
+"""Articles that count one before a unit of time (`TIME_UNITS`: "pushed back to a month after
+the launch", "an hour"): a duration as "how long" asks for it, so the sentence saying it holds
+the kind asked for. Squad +1 right and cited, no other tune set moved."""
+
 LETTER_WORD_RE = re.compile(r"\b[A-Za-z]+\b")
 """A word of letters, to find numbers spelled out."""
 

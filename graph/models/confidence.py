@@ -11,8 +11,9 @@ itself does (`answer_coverage`: its own words, the cited sentence it is drawn fr
 before it, and the cited passages of a chain it names; `rivals`: the best other retrieved
 sentence), fewer than `RIVAL_TIES` of those cover as much as it does (`rivals` too), its
 texts hold `ANSWER_WORD_SHARE` of the question's words, counted (`graph.models.support.word_share`),
-and, when the question asks how many, how much or which version (`QUANTITY_QUESTION_RE`), the
-answer states a quantity (`states_quantity`).
+when the question asks how many, how much, how long (a measure) or which version
+(`QUANTITY_QUESTION_RE`), the answer states a quantity (`states_quantity`), and when it asks
+who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.models.support import (
+    FUNCTION_WORDS,
     Weight,
     covered,
     question_terms,
+    spelled_out,
     stems_of,
     support_weights,
     word_share,
 )
+from tools.bm25_tokens import tokenize
 from tools.expand import stem
 
 SUPPORT_BAR = 0.6
@@ -80,9 +84,20 @@ squad's, against 9% and 13% without it, and change no right answer's confidence 
 documentation sets; 0.5 costs jinja's (92% to 88% of right answers confident), attrs' (90% to
 86%) and squad's."""
 
-QUANTITY_QUESTION_RE = re.compile(r"\bhow (many|much)\b|\b(what|which) (\w+ )?versions?\b", re.I)
-"""A question asking for a count, an amount or a version: its answer states a quantity
-(`states_quantity`)."""
+QUANTITY_QUESTION_RE = re.compile(
+    r"\bhow (many|much|long|far|big|large|tall|old|wide|high|deep|heavy|fast)\b"
+    r"|\b(what|which) (\w+ )?versions?\b",
+    re.I,
+)
+"""A question asking for a count, an amount, a measure or a version: its answer states a
+quantity (`states_quantity`).
+
+The measures ("how long", "how far", "how old"...) were added after "How long may a line of code
+be in a pull request?" was answered, confidently, with a sentence about pull requests holding no
+number: on the tune sets every right answer to such a question states one ("within 30 days",
+"12,799 feet", "almost two weeks"), and two wrong ones do not (markdown's, now not confident,
+and a hotpotqa-dev-tune one that was not). "How often" is not among them: "daily" or "nightly"
+answer it with no number."""
 
 QUANTITY_RE = re.compile(
     r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
@@ -105,6 +120,19 @@ and changes no right answer's confidence on any tune set: their answers hold a n
 ("thirteen different states" among them, hence the teens). A version named without a number
 ("the demo version") is a right answer this leaves not confident; no tune question has one."""
 
+PERSON_QUESTION_RE = re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to|with|for|from) whom\b", re.I)
+"""A question asking who: its answer names someone (`names_someone`), as the offline policy's
+"person" kind reads it (`graph.models.offline.tuning.short_answers.KIND_PATTERNS`).
+
+Added after "Who currently maintains Python-Markdown?" was answered, confidently, with "For
+consistency, Python-Markdown maintains the same behavior ...": over the tune sets' answers to
+who-questions, it is the only one naming no one (every other, right or wrong, holds a capitalised
+word the question lacks: "Mira Okafor", "Reuters", "The State Council")."""
+
+WRITTEN_WORD_RE = re.compile(r"\w[\w'’-]*")
+"""A word as written, with its apostrophes and hyphens ("Python-Markdown", "Destiny's"), for
+`names_someone` to see its capitals."""
+
 SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+|\n\s*")
 """Where a passage's sentences end, for `rivals` and `answer_coverage`: after ., !, ?
 or : followed by space, and at a line break (a heading, a list item)."""
@@ -125,7 +153,8 @@ class Confidence:
     (`answer_coverage`) and the best `rival` sentence's (`rivals`); `ties`, how many rivals
     cover as much as the answer (`rivals` too); `words`, the share of the question's words,
     counted, not weighed, that the answer's texts hold (`word_share`); `counted`, whether the
-    answer states a quantity when one is asked (`states_quantity`).
+    answer states a quantity when one is asked (`states_quantity`); `named`, whether it names
+    someone when the question asks who (`names_someone`).
     """
 
     support: float
@@ -134,13 +163,20 @@ class Confidence:
     ties: int = 0
     words: float = 1.0
     counted: bool = True
-    """False when the question asks how many or how much and the answer states no quantity."""
+    """False when the question asks how many, how much or how long (`QUANTITY_QUESTION_RE`) and
+    the answer states no quantity."""
+    named: bool = True
+    """False when the question asks who and the answer names no one (`names_someone`)."""
 
     @property
     def confident(self) -> bool:
-        """Support at the bar, no rival ahead or tied too often, words held, a quantity stated."""
-        return self.counted and is_confident(
-            self.support, self.answer, self.rival, ties=self.ties, words=self.words
+        """Support at the bar, no rival too strong, words held, a quantity or a name as asked."""
+        return (
+            self.counted
+            and self.named
+            and is_confident(
+                self.support, self.answer, self.rival, ties=self.ties, words=self.words
+            )
         )
 
 
@@ -179,16 +215,34 @@ def confidence(
         ties,
         word_share(table, answer_texts(table, answer, cited, source)),
         states_quantity(question, answer),
+        names_someone(question, answer),
     )
 
 
 def states_quantity(question: str, answer: str) -> bool:
     """Whether `answer` states a quantity (`QUANTITY_RE`), or `question` asks for none.
 
-    A question asks for one when it asks how many, how much or which version
-    (`QUANTITY_QUESTION_RE`).
+    A question asks for one when it asks how many, how much, how long (far, old...) or which
+    version (`QUANTITY_QUESTION_RE`).
     """
     return not QUANTITY_QUESTION_RE.search(question) or bool(QUANTITY_RE.search(answer))
+
+
+def names_someone(question: str, answer: str) -> bool:
+    """Whether `answer` names someone, or `question` asks no one (`PERSON_QUESTION_RE`).
+
+    It names someone when it writes a word with a capital letter holding a meaningful word
+    (not in `FUNCTION_WORDS`, so not "For" or "The") that the question does not hold.
+    """
+    if not PERSON_QUESTION_RE.search(question):
+        return True
+    asked = set(tokenize(spelled_out(question)))
+    return any(
+        token not in FUNCTION_WORDS and token not in asked
+        for word in WRITTEN_WORD_RE.findall(answer)
+        if any(c.isupper() for c in word)
+        for token in tokenize(word)
+    )
 
 
 def sentences(text: str) -> list[str]:

@@ -13,7 +13,8 @@ sentence), fewer than `RIVAL_TIES` of those cover as much as it does (`rivals` t
 texts hold `ANSWER_WORD_SHARE` of the question's words, counted (`graph.models.support.word_share`),
 when the question asks how many, how much, how long (a measure) or which version
 (`QUANTITY_QUESTION_RE`), the answer states a quantity (`states_quantity`), and when it asks
-who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`).
+who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`), and its citations
+hold every name of code the question writes (`IDENTIFIER_RE`, `holds_identifiers`).
 """
 
 from __future__ import annotations
@@ -129,6 +130,23 @@ consistency, Python-Markdown maintains the same behavior ...": over the tune set
 who-questions, it is the only one naming no one (every other, right or wrong, holds a capitalised
 word the question lacks: "Mira Okafor", "Reuters", "The State Council")."""
 
+IDENTIFIER_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_\w*[A-Za-z0-9]\b")
+"""A name of code a question writes: words joined by "_" (`output_format`, `tab_length`); its
+answer cites a passage holding it as written (`holds_identifiers`).
+
+The search and support read it as its parts ("output", "format"), which passages about anything
+else hold: "If I don't set output_format, what markup does markdown.markdown produce?" was
+answered, confidently, from two CodeHilite sentences holding "format", "set" and "output". On
+the tune sets every answer to a question writing such a name (jinja, attrs, werkzeug, markdown)
+that cites a passage holding it is unchanged, and that one alone loses its confidence. Not
+camelCase: "iPod" and "thanKing" are names of products, written many ways (a right
+hotpotqa-dev-tune answer would lose its confidence); not dotted paths ("attrs.frozen"): the docs
+write them shorter ("@frozen") or longer ("attrs.exceptions.FrozenInstanceError"), and a right
+attrs answer cites no passage holding the path as the question writes it."""
+
+CODE_WORD_RE = re.compile(r"\w+")
+"""A word as code writes it, its underscores kept, for `holds_identifiers`."""
+
 WRITTEN_WORD_RE = re.compile(r"\w[\w'’-]*")
 """A word as written, with its apostrophes and hyphens ("Python-Markdown", "Destiny's"), for
 `names_someone` to see its capitals."""
@@ -154,7 +172,8 @@ class Confidence:
     cover as much as the answer (`rivals` too); `words`, the share of the question's words,
     counted, not weighed, that the answer's texts hold (`word_share`); `counted`, whether the
     answer states a quantity when one is asked (`states_quantity`); `named`, whether it names
-    someone when the question asks who (`names_someone`).
+    someone when the question asks who (`names_someone`); `identified`, whether its
+    citations hold the names of code the question writes (`holds_identifiers`).
     """
 
     support: float
@@ -167,13 +186,17 @@ class Confidence:
     the answer states no quantity."""
     named: bool = True
     """False when the question asks who and the answer names no one (`names_someone`)."""
+    identified: bool = True
+    """False when the question writes a name of code no cited passage holds
+    (`holds_identifiers`)."""
 
     @property
     def confident(self) -> bool:
-        """Support at the bar, no rival too strong, words held, a quantity or a name as asked."""
+        """Support at the bar, no rival too strong, words held, what is asked or named held."""
         return (
             self.counted
             and self.named
+            and self.identified
             and is_confident(
                 self.support, self.answer, self.rival, ties=self.ties, words=self.words
             )
@@ -216,6 +239,7 @@ def confidence(
         word_share(table, answer_texts(table, answer, cited, source)),
         states_quantity(question, answer),
         names_someone(question, answer),
+        holds_identifiers(question, cited),
     )
 
 
@@ -243,6 +267,15 @@ def names_someone(question: str, answer: str) -> bool:
         if any(c.isupper() for c in word)
         for token in tokenize(word)
     )
+
+
+def holds_identifiers(question: str, cited: Sequence[str]) -> bool:
+    """Whether the `cited` passages hold each name of code `question` writes (`IDENTIFIER_RE`).
+
+    Held as written, ignoring case, as a whole word ("output_format", not "output format").
+    """
+    held = {word.casefold() for text in cited for word in CODE_WORD_RE.findall(text)}
+    return all(name.casefold() in held for name in IDENTIFIER_RE.findall(question))
 
 
 def sentences(text: str) -> list[str]:

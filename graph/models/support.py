@@ -7,9 +7,9 @@ used by the finish node for every run's answer, a real model's too).
 The question is read as the search tool reads a query: `tools.bm25_tokens.tokenize`, with
 `FUNCTION_WORDS` dropped, its contractions spelled out, "unless told otherwise" read as "by
 default" and "what kind of X" as "what X" first (`spelled_out`; the offline policy's first
-query is built from the same reading). Each word weighs its idf in the searched corpora (`SearchSource.term_weight`, the best over the
-tools: `graph.models.tool_weight`); a word an index lacks weighs as the indexed words sharing
-its stem, as `tools.expand` expands it.
+query is built from the same reading). Each word weighs its idf in the searched corpora
+(`SearchSource.term_weight`, the best over the tools: `graph.models.tool_weight`); a word an
+index lacks weighs as the indexed words sharing its stem, as `tools.expand` expands it.
 A word no corpus holds in any form cannot be covered: it weighs as the question's rarest
 indexed word times the larger of two shares. `unseen_share` grows with the passages searched
 (a corpus of `UNSEEN_FULL_AT` passages lacking a word says the question is about something else);
@@ -17,8 +17,9 @@ indexed word times the larger of two shares. `unseen_share` grows with the passa
 lacks most words of any question: lacking "long" says little, lacking "password" a lot). A word is
 covered when a cited passage holds a word of the same `form`: its stem (`tools.expand.stem`),
 undoubled after -ing or -ed ("emitting" is covered by "emit"); "year", "version" and "default"
-are covered by a passage stating one (`STATED_VALUES`, `stated`); two adjacent words are covered by the one
-word they join into ("wiki links" by "WikiLinks": `tools.expand.compounds`, `held`).
+are covered by a passage stating one (`STATED_VALUES`, `stated`); two adjacent words are
+covered by the one word they join into ("wiki links" by "WikiLinks": `tools.expand.compounds`,
+`held`).
 ``support`` is the covered share of the weight (`support_weights` the table it is read on),
 `word_share` the covered share of the words, counted, and `missing_words` the words not covered.
 The offline policy declines a short question (`SHORT_QUESTION_WORDS`) below bars on both

@@ -208,6 +208,38 @@ def test_a_yes_no_answer_is_one_statement_not_its_neighbour_too() -> None:
     assert answer is not None and answer.text == "The Quillon kettle is dishwasher safe."
 
 
+def test_a_yes_no_answer_is_never_chained_to_another_passage() -> None:
+    """Two passages sharing a name ("Ferro") make no chain: one statement answers yes or no."""
+    hits = [
+        {"id": "k1", "text": "The Quillon kettle is built on a Ferro base.", "score": 2.0},
+        {"id": "k2", "text": "Every Ferro base is tested and safe.", "score": 1.0},
+    ]
+    answer = compose_answer(scorer("Is the Quillon kettle base safe?", "yesno"), hits)
+    assert answer is not None and answer.citations == ["k1"]
+    assert answer.text == "The Quillon kettle is built on a Ferro base."
+    chained = compose_answer(scorer("What makes the Quillon kettle base safe?"), hits)
+    assert chained is not None and chained.citations == ["k1", "k2"]  # a chain elsewhere
+
+
+def test_a_yes_no_statement_carries_the_conclusion_drawn_from_it() -> None:
+    """ "Therefore, ..." says what the statement before it means: it is part of the answer."""
+    hits = [
+        {
+            "id": "k1",
+            "text": "The Quillon kettle is built on the standard steel base. Therefore, no "
+            "adapter is required. The lid is sold apart.",
+            "score": 2.0,
+        }
+    ]
+    answer = compose_answer(scorer("Can the Quillon kettle use the standard base?", "yesno"), hits)
+    assert answer is not None and answer.sentences == [
+        "The Quillon kettle is built on the standard steel base.",
+        "Therefore, no adapter is required.",
+    ]
+    plain = compose_answer(scorer("Which base is the Quillon kettle built on?"), hits)
+    assert plain is not None and "Therefore" not in plain.text  # only a yes/no answer's
+
+
 def test_a_two_hop_reading_that_does_not_fit_gives_way_to_the_question_as_asked() -> None:
     question = "What is the default of a retry setting that is not set in the config file?"
     outer = "What is the default of Vexor?"  # a wrong bridge filled in

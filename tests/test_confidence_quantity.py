@@ -46,3 +46,13 @@ def test_an_answer_covering_a_how_many_question_without_a_quantity_is_not_confid
     stated = "The Orla lamp ring can take 12 colours, one each time the switch is pressed."
     assert confidence(QUESTION, stated, [stated], [stated], flat).confident
     assert confidence(QUESTION, RING, [RING], [RING], flat).confident
+
+
+def test_a_measure_asked_needs_a_quantity_in_the_answer() -> None:
+    question = "How long may a line of the Orla manual be?"
+    vague = "Every line of the Orla manual may be reviewed before it is printed."
+    assert not states_quantity(question, vague)
+    assert not confidence(question, vague, [vague], [vague], flat).confident
+    stated = "A line of the Orla manual may be at most 90 characters long."
+    assert confidence(question, stated, [stated], [stated], flat).confident
+    assert states_quantity("How often is the Orla lamp cleaned?", "It is cleaned daily.")

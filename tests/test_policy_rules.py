@@ -191,11 +191,15 @@ def test_answer_between_the_bars_is_given_with_its_support_below_the_bar() -> No
     """Orion's passage covers the service but not its snapshots: answered, not confident."""
     hits = [{"id": i, "text": OPS.get(i).text} for i in ("o1", "o6")]
     seen = [Observation("search_ops", {"query": "Orion snapshots"}, hits=hits)]
-    action = decide(tools(), 2, "How many snapshots does the Orion billing service keep?", seen)
+    action = decide(tools(), 2, "Which snapshots does the Orion billing service keep?", seen)
     assert action.tool == FINISH_TOOL and action.args["citations"] == ["o1"]
     value = float(re.findall(r"support (\d\.\d\d)", action.thought)[0])
     assert DECLINE_SUPPORT <= value < SUPPORT_BAR
     assert f"< SUPPORT_BAR {SUPPORT_BAR:.2f}" in action.thought
+    # asked how many, the same answer states no quantity: declined (`declines.unquantified`)
+    counted = decide(tools(), 2, "How many snapshots does the Orion billing service keep?", seen)
+    assert counted.args == {"answer": None, "citations": []}
+    assert "the answer states no quantity where the question asks for one" in counted.thought
 
 
 def test_compute_then_answer_computed() -> None:

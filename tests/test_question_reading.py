@@ -44,7 +44,8 @@ def test_a_contraction_leaves_no_remnant_word(question: str) -> None:
 
 def test_a_passage_without_the_remnant_covers_the_question() -> None:
     question = "If I don't set the port, which port does Quill listen on?"
-    assert set(weights(question, lambda t: 1.0)) == {"set", "port", "quill", "listen"}
+    # "if I do not set" is also read as "by default"; "when no port is set" states a default
+    assert set(weights(question, lambda t: 1.0)) == {"set", "default", "port", "quill", "listen"}
     assert support(question, [DOCS.get("p1").text], lambda t: 1.0) == pytest.approx(1.0)
 
 
@@ -102,3 +103,52 @@ def test_short_or_non_letter_neighbours_are_not_joined() -> None:
     from tools.expand import compounds
 
     assert compounds(["on", "line", "wiki", "links", "x2"]) == [("line", "wiki"), ("wiki", "links")]
+
+
+SETTINGS = corpus(
+    "settings",
+    {
+        "s1": "The Quill parser reads tabs as spaces. The tab width defaults to 8.",
+        "s2": "A Quill parser may assume a template was told to escape its output.",
+        "s3": "Quill writes its log to stderr; the log level is chosen at startup.",
+    },
+)
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "What tab width does the Quill parser assume unless told otherwise?",
+        "What tab width does the Quill parser assume unless configured otherwise?",
+    ],
+)
+def test_unless_told_otherwise_is_read_as_by_default(asked: str) -> None:
+    """The idiom's words are the asker's: the passage stating the default answers it."""
+    terms = question_terms(asked)
+    assert "default" in terms and not {"unless", "told", "configured", "otherwise"} & set(terms)
+    assert support(asked, [SETTINGS.get("s1").text], lambda t: 1.0) > support(
+        asked, [SETTINGS.get("s2").text], lambda t: 1.0
+    )
+    action = decide([make_search_tool(SETTINGS), finish], 2, asked, [])
+    assert "default" in str(action.args["query"]).split()
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Which log level does Quill use when none is given?",
+        "Which log level does Quill use if I don't set it?",
+        "Which log level does Quill use when it is omitted?",
+    ],
+)
+def test_other_default_idioms_keep_their_words_and_add_default(asked: str) -> None:
+    terms = question_terms(asked)
+    assert "default" in terms
+    assert "none" in terms or "set" in terms or "omitted" in terms
+
+
+def test_a_passage_saying_what_happens_when_no_value_is_given_states_a_default() -> None:
+    question = "Which converter does a Quill route use by default?"
+    literal = "If no converter is given, a Quill route uses the string converter."
+    assert support(question, [literal], lambda t: 1.0) == pytest.approx(1.0)
+    assert support(question, ["A Quill route uses the string converter."], lambda t: 1.0) < 1.0

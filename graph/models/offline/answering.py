@@ -5,10 +5,12 @@ against the question (`scoring.Scorer`) plus what its place adds (`bonus`: the s
 it when it points back, its passage's rank when the search scored it, so unscored remote results
 are ranked by the policy's own term weighting alone). A second sentence joins the best ones when
 the two make a chain (`linked`: a name word both hold, "Acme was acquired by Globex." + "Globex
-earbuds carry a 2-year warranty.", or the next sentence of its passage), each brings what the
-other lacks (`adds`), the pair adds more than `PAIR_COST`, and it covers no less of the question
-than the best sentence when that one holds a candidate of the kind asked for. A sentence ending
-in ":" carries the code block it introduces, as written.
+earbuds carry a 2-year warranty.", or the next sentence of its passage; never for a yes/no
+question), each brings what the other lacks (`adds`), the pair adds more than `PAIR_COST`, and
+it covers no less of the question than the best sentence when that one holds a candidate of the
+kind asked for. A yes/no answer's statement carries the next sentence when that draws its
+conclusion ("Therefore, ...": `concluded`). A sentence ending in ":" carries the code block it
+introduces, as written.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from graph.models.offline.tuning.reading import CONNECTORS
 from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
+    CONSEQUENCES,
     LINK_WEIGHT,
     NEIGHBOUR_WEIGHT,
     PAIR_COST,
@@ -161,6 +164,8 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
             )
             if value > best_score:
                 best_score, chosen = value, pair
+    if scorer.kind == "yesno":
+        chosen = concluded(chosen, found)
     sentences = [s.text for s in chosen]
     return Answer(
         sentences=sentences,
@@ -168,6 +173,21 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
         score=best_score,
         shown=[s.shown for s in chosen],
     )
+
+
+def concluded(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentence]:
+    """A yes/no answer's statement with the next sentence when that draws its conclusion.
+
+    One statement answers a yes/no question, and a sentence opening with one of `CONSEQUENCES`
+    ("Therefore, no additional libraries are required.") is part of it: what the statement
+    before it means for the question.
+    """
+    last = chosen[-1]
+    for sentence in found:
+        after = sentence.doc_id == last.doc_id and sentence.position == last.position + 1
+        if after and (words(sentence.text) or [""])[0] in CONSEQUENCES:
+            return [*chosen, sentence]
+    return chosen
 
 
 def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
@@ -196,10 +216,14 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
     """Whether two sentences make a chain.
 
     They do when the second is next to the first in its passage, or when both hold a word of a
-    name that is new to the question.
+    name that is new to the question; never for a yes/no question, which one statement answers
+    (a second passage sharing a name, "Python" of "the Python standard library" and
+    "Python-Markdown's tests", had joined a sentence saying nothing of the question).
     """
+    if scorer.kind == "yesno":
+        return False
     if first.doc_id == second.doc_id:
-        return abs(first.position - second.position) == 1 and scorer.kind != "yesno"
+        return abs(first.position - second.position) == 1
     shared = name_words(first.text, scorer) & name_words(second.text, scorer)
     top = max(scorer.table.values(), default=1.0)
     return any(scorer.weight(w) >= LINK_WEIGHT * top for w in shared)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models.background import rarity
+from graph.models.confidence import SUPPORT_BAR, states_quantity
 from graph.models.offline.figures import figure
 from graph.models.offline.reading import Name, names, sentences
 from graph.models.offline.tuning.declining import (
@@ -29,14 +30,18 @@ def declines(
     cited: list[str],
     value: float,
     unknown: Sequence[str] = (),
+    answer: str | None = None,
 ) -> str | None:
     """Why the `cited` passages do not cover `question`, or None when they do.
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `unknown_names`) or when its cited passages are below
-    the bars (`is_declined`); a longer one describes a case in the asker's words. `table`
-    is the question's `support_weights`, `value` the passages' support on it; otherwise an
-    answer below `SUPPORT_BAR` is given, and the finish node marks it not confident.
+    corpus holds (`unknown`, from `unknown_names`), when its cited passages are below
+    the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the `answer` they give
+    states no quantity where the question asks for one (`states_quantity`: "How much faster
+    is X than Y?" answered "This runs faster."); a longer one describes a case in the asker's
+    words. `table` is the question's `support_weights`, `value` the passages' support on it;
+    otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
+    confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))
@@ -47,7 +52,7 @@ def declines(
     rarest = rarest_missing(lacking)
     bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)
     if not is_declined(size, value, share, *bars, rarest, DECLINE_RARE_WORD):
-        return None
+        return unquantified(question, size, value, answer)
     named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
     why = (
         f"support {figure(value, DECLINE_SUPPORT)} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
@@ -59,6 +64,23 @@ def declines(
         f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
         f"no cited passage holds {named} (rarest {figure(rarest, DECLINE_RARE_WORD)} >= "
         f"DECLINE_RARE_WORD {DECLINE_RARE_WORD:.2f})"
+    )
+
+
+def unquantified(question: str, size: int, value: float, answer: str | None) -> str | None:
+    """Why a short question's `answer` below `SUPPORT_BAR` does not answer it, or None.
+
+    It does not when the question asks for a quantity and the answer states none
+    (`graph.models.confidence.states_quantity`); None too when no answer is given to check.
+    """
+    if answer is None or size > SHORT_QUESTION_WORDS or value >= SUPPORT_BAR:
+        return None
+    if states_quantity(question, answer):
+        return None
+    return (
+        f"support {figure(value, SUPPORT_BAR)} < SUPPORT_BAR {SUPPORT_BAR:.2f} for {size} "
+        f"question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}), and the answer "
+        "states no quantity where the question asks for one"
     )
 
 

@@ -231,7 +231,8 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     cited = [by_id[d] for d in citations if d in by_id]
     table = support_weights(turn.question, turn.weight)
     value = covered(table, cited)
-    refusal = declines(turn.question, table, cited, value, unknown_names(turn))
+    text = joined(shown)
+    refusal = declines(turn.question, table, cited, value, unknown_names(turn), text)
     score = f"{chosen.score:.2f} from {', '.join(citations)}"
     if refusal:
         return decline(f"{why}: {refusal}; best sentence score {score}; decline")
@@ -241,7 +242,7 @@ def answer(turn: Turn, why: str = "answer") -> Action:
         f"support {figure(value, SUPPORT_BAR)} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
     )
     thought = f"{why}: {support} {SUPPORT_BAR:.2f}; sentence score {score}{said}"
-    return finish(thought, joined(shown), citations, short)
+    return finish(thought, text, citations, short)
 
 
 RULES: tuple[Rule, ...] = (

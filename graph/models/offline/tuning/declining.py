@@ -5,6 +5,15 @@ Besides these bars, a short question naming what no searched corpus holds is dec
 Flask). That rule has no bar: over the tune sets a capitalised question word no corpus holds is
 in eight off-corpus questions and in no question answered right; it declines two more of
 werkzeug's six (5 instead of 3) and moves nothing else.
+
+Nor does the decline of a short question asking for a quantity (how many, how much, how long,
+which version: `graph.models.confidence.QUANTITY_QUESTION_RE`) whose cited passages are below
+`graph.models.confidence.SUPPORT_BAR` and whose answer states none: the answer would be given
+not confident for two reasons at once. Over the tune sets such an answer was given to one
+question, markdown's off-corpus "How much faster is Python-Markdown than mistune?" ("This runs
+faster.", support 0.59), now declined (5 of 6 instead of 4); every other answer stating no
+quantity where one is asked has support at or above the bar (all seven are wrong, not
+confident).
 """
 
 from __future__ import annotations

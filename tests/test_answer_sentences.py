@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from made_up import flat
+
 from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
@@ -30,11 +32,6 @@ from tools.finish import finish
 from tools.search import make_search_tool
 
 FENCE = "```"
-
-
-def flat(term: str) -> float:
-    """Every word weighs the same."""
-    return 1.0
 
 
 def scorer(question: str, kind: str | None = None, asked: str = "") -> Scorer:

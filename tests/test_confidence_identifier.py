@@ -4,17 +4,14 @@ Made-up passages only."""
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.confidence import confidence, holds_identifiers
 
 QUESTION = "What does the Quill option log_format change?"
 PARTS = "Quill can change the format of its log when the option is given."
 """A made-up sentence holding every part of the name, never the name itself."""
 NAMED = "The log_format option of Quill can change the format of each log line."
-
-
-def flat(term: str) -> float:
-    """Every word weighs 1."""
-    return 1.0
 
 
 def test_the_name_is_held_as_written_not_as_its_parts() -> None:

@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.confidence import confidence, names_someone
 
 QUESTION = "Who currently maintains the Orla toolkit?"
 VAGUE = "For compatibility, the Orla toolkit currently maintains the same defaults."
 """A made-up sentence holding every word of the question and naming no one."""
 NAMED = "The Orla toolkit is currently maintained by Ines Varga."
-
-
-def flat(term: str) -> float:
-    """Every word weighs 1."""
-    return 1.0
 
 
 def test_a_who_question_needs_a_name_the_question_lacks() -> None:

@@ -3,6 +3,8 @@ and `Confidence.counted`, for any model's answer. Made-up passages only."""
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.confidence import confidence, states_quantity
 
 LAMP = (
@@ -13,11 +15,6 @@ LAMP = (
 RING = "The colour ring of the Orla lamp takes an unlimited number of colours."
 """A made-up sentence answering it with no numeral."""
 QUESTION = "How many colours can the Orla lamp ring take?"
-
-
-def flat(term: str) -> float:
-    """Every word weighs 1."""
-    return 1.0
 
 
 def test_a_count_or_an_amount_asked_needs_a_quantity_in_the_answer() -> None:

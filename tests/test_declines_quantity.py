@@ -4,6 +4,8 @@ faster is X than Y?" answered "This runs faster." Made-up passages only."""
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.declines import declines
 from graph.models.offline.tuning.declining import DECLINE_SUPPORT
@@ -12,11 +14,6 @@ from graph.models.support import covered, support_weights
 QUESTION = "How much faster is the Orla parser than Brisk on large nested tables?"
 FASTER = "The Orla parser caches its tables. This runs faster."
 """A made-up passage holding four of the question's seven words, and no quantity."""
-
-
-def flat(term: str) -> float:
-    """Every word weighs 1."""
-    return 1.0
 
 
 def test_below_the_bar_an_answer_with_no_quantity_asked_for_is_declined() -> None:

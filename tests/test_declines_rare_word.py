@@ -5,6 +5,8 @@ Made-up passages only."""
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.offline.declines import declines, is_declined, rarest_missing
 from graph.models.offline.tuning.declining import (
     DECLINE_RARE_WORD,
@@ -15,11 +17,6 @@ from graph.models.support import covered, support_weights
 
 FESTIVAL = "The Orla festival ran every summer from 1920 to 1935 on the harbour front."
 """A made-up passage answering "When did the Orla festival take place?" in other words."""
-
-
-def flat(term: str) -> float:
-    """Every word weighs 1."""
-    return 1.0
 
 
 def declined(question: str, cited: list[str]) -> str | None:

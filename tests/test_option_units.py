@@ -7,6 +7,8 @@ an identifier that is never a place, and a proper name that is no code thing.
 
 from __future__ import annotations
 
+from made_up import flat
+
 from graph.models.offline.answering import compose_answer
 from graph.models.offline.directives import is_directive
 from graph.models.offline.reading import continued, statements_with_code, words
@@ -22,11 +24,6 @@ OPTIONS = (
 )
 
 LINKS = "permalink_class: CSS class used for the link. Defaults to greylink."
-
-
-def flat(term: str) -> float:
-    """Every word weighs the same."""
-    return 1.0
 
 
 def test_a_definition_line_takes_its_default() -> None:

@@ -32,6 +32,7 @@ SETS = (
     "pages_docs_tune.jsonl",
     "werkzeug_docs_tune.jsonl",
     "markdown_docs_tune.jsonl",
+    "structlog_docs_tune.jsonl",
 )
 
 

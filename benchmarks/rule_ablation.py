@@ -50,6 +50,7 @@ SHAPES: dict[str, str] = {
     "pages": "docs",
     "werkzeug": "docs",
     "markdown": "docs",
+    "structlog": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

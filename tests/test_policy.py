@@ -245,6 +245,9 @@ def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
         ("Where does the Ledger team sit?", "place"),
         ("Which company builds the docks?", "name"),
         ("Is the fan quiet?", "yesno"),
+        # a modal of advice or permission asks yes or no too
+        ("Should I oil the Brell hinge in winter?", "yesno"),
+        ("May guests bring ponies to the greenhouse?", "yesno"),
         ("Which ships faster, standard or express?", "choice"),
         ("What is the refund policy?", None),
     ],

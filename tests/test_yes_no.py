@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.models.offline.short_answers import short_answer
+from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.yes_no import yes_or_no
 
 
@@ -118,6 +118,15 @@ def test_yes_or_no_reads_the_negation_of_the_statement(
 )
 def test_unsure_gives_no_yes_or_no(question: str, answer: list[str]) -> None:
     assert yes_or_no(question, answer) is None
+
+
+def test_advice_against_a_setting_reads_as_no() -> None:
+    said = [
+        "If you oil the Brell hinge often, dust sticks to it, "
+        "so we recommend you do not oil it in winter."
+    ]
+    question = "Should I oil the Brell hinge in winter?"
+    assert short_answer(question, question_kind(question), said, "", set()) == "no"
 
 
 def test_the_short_answer_of_a_yes_no_question_is_the_reading() -> None:

@@ -18,8 +18,13 @@ LEADING_CLAUSE_RE = re.compile(
 """A clause before the question proper ("When the store was launched, what format ..."): the
 wh-word after it says the kind asked for, not the clause's "when"."""
 
-AUXILIARIES = frozenset("are is was were do does did can could has have had will would".split())
-"""A question opening with one of these (and offering no "X or Y" choice) is a yes/no one."""
+AUXILIARIES = frozenset(
+    "are is was were do does did can could has have had will would "
+    "should shall must may might".split()
+)
+"""A question opening with one of these (and offering no "X or Y" choice) is a yes/no one. The
+modals of advice and permission ("Should I enable X in tests?") were added when the structlog
+docs set, measured out of sample, asked one."""
 
 KIND_PATTERNS = (
     (re.compile(r"\bhow often\b|\bhow frequently\b", re.I), "frequency"),

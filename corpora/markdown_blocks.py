@@ -16,6 +16,11 @@ shortcut reference to a defined label (``[w]``) leaves its text; a line of ``=``
 a paragraph makes it a setext heading (level 1 or 2); an admonition (``!!! note "Title"``,
 ``??? tip``) keeps its title and its indented body as Markdown (not as an indented code
 block); a ``///`` block fence line leaves nothing, its body read in place.
+
+A definition list (a term line, then a line opening with ``: ``, as MyST and PHP Markdown
+Extra write one) reads as "term: definition", each further definition of the term as its own
+"term: ..." paragraph, so the term stays the subject of what defines it; a footnote definition
+(``[^1]: text``) leaves its text.
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ _SHORTCUT = re.compile(r"(?<!\])\[([^\[\]\n]+)\](?![(\[:])")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _DIRECTIVE = re.compile(r"^\{([\w:.+-]+)\}\s*(.*)$")
+_DEFINITION = re.compile(r"^ {0,3}:[ \t]+(\S.*)$")
+_FOOTNOTE = re.compile(r"^ {0,3}\[\^[^\[\]\s]+\]:[ \t]*")
 _INDENTED = ("    ", "\t")
 
 
@@ -93,15 +100,34 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
     blocks: list[Block] = []
     paragraph: list[str] = []
     in_list = after_blank = False
+    defined: str | None = None  # the term the paragraph defines, if it is a definition
+    last: tuple[str, bool] | None = None  # a term just before a blank line; pop its block?
     i = 0
     while i < len(lines):
         line = _QUOTE.sub("", lines[i]) if lines[i].lstrip().startswith(">") else lines[i]
+        line = _FOOTNOTE.sub("", line)
         fence = _FENCE.match(line)
         if not line.strip():
+            last = _term(paragraph, defined)
             blocks += prose_block(" ".join(paragraph))
-            paragraph, after_blank = [], True
+            paragraph, after_blank, defined = [], True, None
             i += 1
             continue
+        definition = _DEFINITION.match(line)
+        if definition and (paragraph or last):
+            if defined is not None:  # a second definition right under the first
+                blocks += prose_block(" ".join(paragraph))
+            elif paragraph:
+                defined = " ".join(paragraph)
+            elif last is not None:
+                defined, is_block = last
+                if is_block:
+                    blocks.pop()
+            defined = (defined or "").strip().rstrip(":").rstrip()
+            paragraph, last, after_blank = [f"{defined}: {definition.group(1)}"], None, False
+            i += 1
+            continue
+        last = None
         if fence and (fence.group(1)[0] != ":" or fence.group(2).startswith("{")):
             blocks += prose_block(" ".join(paragraph))
             paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks, depth)
@@ -146,6 +172,17 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         after_blank = False
         i += 1
     return blocks + prose_block(" ".join(paragraph))
+
+
+def _term(paragraph: list[str], defined: str | None) -> tuple[str, bool] | None:
+    """The term a definition after this paragraph would define, and whether it is a block.
+
+    A definition paragraph passes its own term on (its block stays); a one-line paragraph is
+    the term itself (its block goes, the definition takes its place); any other, None.
+    """
+    if defined is not None:
+        return defined, False
+    return (paragraph[0], True) if len(paragraph) == 1 else None
 
 
 def _fenced(

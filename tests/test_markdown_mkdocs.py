@@ -105,3 +105,29 @@ def test_a_table_row_is_a_sentence_of_its_own_and_its_cells_stay_apart() -> None
 def test_a_pipe_inside_a_list_item_or_prose_is_no_table() -> None:
     (section,) = markdown_sections("- run `a | b` first\n\nUse x | y to pipe.")
     assert "\n" not in section.text and "a | b" in section.text
+
+
+def test_a_definition_list_reads_as_term_colon_definition() -> None:
+    page = (
+        "Formatters:\n\n"
+        "{func}`plain_wick`\n\n"
+        ": Is the default if Lantern is not installed.\n"
+        "  It prints plain text.\n\n"
+        "{class}`BrightWick`\n\n"
+        ": Uses Lantern.\n"
+        ": It is the default if Lantern is installed.\n\n"
+        "`add_flame`:\n"
+        ": Adds the flame to the record."
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Formatters: plain_wick: Is the default if Lantern is not installed. "
+        "It prints plain text. BrightWick: Uses Lantern. "
+        "BrightWick: It is the default if Lantern is installed. "
+        "add_flame: Adds the flame to the record."
+    )
+
+
+def test_a_footnote_definition_leaves_its_text() -> None:
+    (section,) = markdown_sections("The wick glows.[^w]\n\n[^w]: Needs Lantern on Quill.\n")
+    assert section.text == "The wick glows. Needs Lantern on Quill."

@@ -218,7 +218,7 @@ def test_a_yes_no_answer_is_never_chained_to_another_passage() -> None:
     assert chained is not None and chained.citations == ["k1", "k2"]  # a chain elsewhere
 
 
-def test_a_yes_no_statement_carries_the_conclusion_drawn_from_it() -> None:
+def test_a_statement_carries_the_conclusion_drawn_from_it() -> None:
     """ "Therefore, ..." says what the statement before it means: it is part of the answer."""
     hits = [
         {
@@ -234,7 +234,22 @@ def test_a_yes_no_statement_carries_the_conclusion_drawn_from_it() -> None:
         "Therefore, no adapter is required.",
     ]
     plain = compose_answer(scorer("Which base is the Quillon kettle built on?"), hits)
-    assert plain is not None and "Therefore" not in plain.text  # only a yes/no answer's
+    assert plain is not None and plain.sentences[-1] == "Therefore, no adapter is required."
+
+
+def test_the_conclusion_after_the_best_sentence_can_hold_the_answer() -> None:
+    hits = [
+        {
+            "id": "w1",
+            "text": "Since you call make_wick at import time, it runs before the lamp is "
+            "lit. Therefore it returns a paper stand-in until the first flame. "
+            "Lamps are sold apart.",
+            "score": 2.0,
+        }
+    ]
+    question = "What does make_wick give back when it runs at import time before the lamp is lit?"
+    answer = compose_answer(scorer(question), hits)
+    assert answer is not None and "paper stand-in" in answer.text
 
 
 def test_a_two_hop_reading_that_does_not_fit_gives_way_to_the_question_as_asked() -> None:

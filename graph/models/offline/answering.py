@@ -8,8 +8,8 @@ the two make a chain (`linked`: a name word both hold, "Acme was acquired by Glo
 earbuds carry a 2-year warranty.", or the next sentence of its passage; never for a yes/no
 question), each brings what the other lacks (`adds`), the pair adds more than `PAIR_COST`, and
 it covers no less of the question than the best sentence when that one holds a candidate of the
-kind asked for. A yes/no answer's statement carries the next sentence when that draws its
-conclusion ("Therefore, ...": `concluded`). A sentence ending in ":" carries the code block it
+kind asked for. The answer carries the next sentence when that draws its conclusion
+("Therefore, ...": `concluded`). A sentence ending in ":" carries the code block it
 introduces, as written.
 """
 
@@ -164,8 +164,7 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
             )
             if value > best_score:
                 best_score, chosen = value, pair
-    if scorer.kind == "yesno":
-        chosen = concluded(chosen, found)
+    chosen = concluded(chosen, found)
     sentences = [s.text for s in chosen]
     return Answer(
         sentences=sentences,
@@ -176,11 +175,11 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
 
 
 def concluded(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentence]:
-    """A yes/no answer's statement with the next sentence when that draws its conclusion.
+    """The chosen sentences with the next one when that draws their conclusion.
 
-    One statement answers a yes/no question, and a sentence opening with one of `CONSEQUENCES`
-    ("Therefore, no additional libraries are required.") is part of it: what the statement
-    before it means for the question.
+    A sentence opening with one of `CONSEQUENCES` ("Therefore, no additional libraries are
+    required.", "Therefore it returns a lazy proxy.") is part of the statement before it:
+    what that statement means for the question.
     """
     last = chosen[-1]
     for sentence in found:

@@ -66,13 +66,16 @@ inhabitants", and is left out)."""
 
 CONSEQUENCES = frozenset("therefore thus hence consequently accordingly".split())
 """Words that, opening a sentence, draw the conclusion of the one before ("The tools are built
-on the standard library. Therefore, no additional libraries are required."): a yes/no answer's
-statement carries such a next sentence, its conclusion (`answering.concluded`). With yes/no
-answers chained to no other passage (`answering.linked`): markdown right+cited 0.548 -> 0.571
-(its "Can the test tools be used with only the standard library?", answered with "Therefore, no
+on the standard library. Therefore, no additional libraries are required."): an answer carries
+such a next sentence, its conclusion (`answering.concluded`). First for yes/no answers, with
+them chained to no other passage (`answering.linked`): markdown right+cited 0.548 -> 0.571 (its
+"Can the test tools be used with only the standard library?", answered with "Therefore, no
 additional libraries are required." too, and no longer with another passage's "For example, to
-run all of Python-Markdown's tests ..."), wrong+conf 0.139 -> 0.111; nothing else moves. "So"
-is left out: it opens sentences that draw nothing ("So far, ...")."""
+run all of Python-Markdown's tests ..."), wrong+conf 0.139 -> 0.111; nothing else moved. Then
+for every answer, from the structlog docs set measured out of sample ("... it runs at import
+time before you had a chance to configure structlog. Therefore it returns a lazy proxy ..."):
+structlog +1, no other set moved. "So" is left out: it opens sentences that draw nothing ("So
+far, ...")."""
 
 ANAPHOR_WEIGHT = 0.5
 """Weight of the question's weight the sentence before adds to a sentence opening with one of

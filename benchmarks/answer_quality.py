@@ -76,6 +76,7 @@ TUNE_SETS: dict[str, str] = {
     "werkzeug": str(DATASETS / "werkzeug_docs_tune.jsonl"),
     "markdown": str(DATASETS / "markdown_docs_tune.jsonl"),
     "structlog": str(DATASETS / "structlog_docs_tune.jsonl"),
+    "marshmallow": str(DATASETS / "marshmallow_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

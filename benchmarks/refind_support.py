@@ -33,6 +33,7 @@ SETS = (
     "werkzeug_docs_tune.jsonl",
     "markdown_docs_tune.jsonl",
     "structlog_docs_tune.jsonl",
+    "marshmallow_docs_tune.jsonl",
 )
 
 

@@ -51,6 +51,7 @@ SHAPES: dict[str, str] = {
     "werkzeug": "docs",
     "markdown": "docs",
     "structlog": "docs",
+    "marshmallow": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

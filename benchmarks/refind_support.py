@@ -34,6 +34,7 @@ SETS = (
     "markdown_docs_tune.jsonl",
     "structlog_docs_tune.jsonl",
     "marshmallow_docs_tune.jsonl",
+    "trio_docs_tune.jsonl",
 )
 
 

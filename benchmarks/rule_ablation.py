@@ -52,6 +52,7 @@ SHAPES: dict[str, str] = {
     "markdown": "docs",
     "structlog": "docs",
     "marshmallow": "docs",
+    "trio": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

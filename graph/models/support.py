@@ -121,7 +121,7 @@ their words beside it, as a passage may write them too ("If no converter is give
 converter is used"), and a passage saying what happens when no value is given states a default
 (`STATED_VALUES`). Measured: markdown right+cited 0.500 -> 0.548 (two answers right and cited
 that were wrong or declined; two declined questions answered, one right from another passage
-stating the default, one wrong and, by `graph.models.confidence.holds_identifiers`, not
+stating the default, one wrong and, by `graph.models.asked.holds_identifiers`, not
 confident); nothing else moves. Replacing every idiom instead lost werkzeug's "when no converter
 is given" question (its passage writes those words)."""
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graph.models.asked import states_quantity
 from graph.models.background import rarity
-from graph.models.confidence import SUPPORT_BAR, states_quantity
+from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.figures import figure
 from graph.models.offline.reading import Name, names, sentences
 from graph.models.offline.tuning.declining import (
@@ -71,7 +72,7 @@ def unquantified(question: str, size: int, value: float, answer: str | None) -> 
     """Why a short question's `answer` below `SUPPORT_BAR` does not answer it, or None.
 
     It does not when the question asks for a quantity and the answer states none
-    (`graph.models.confidence.states_quantity`); None too when no answer is given to check.
+    (`graph.models.asked.states_quantity`); None too when no answer is given to check.
     """
     if answer is None or size > SHORT_QUESTION_WORDS or value >= SUPPORT_BAR:
         return None

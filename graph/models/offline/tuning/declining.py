@@ -7,7 +7,7 @@ in eight off-corpus questions and in no question answered right; it declines two
 werkzeug's six (5 instead of 3) and moves nothing else.
 
 Nor does the decline of a short question asking for a quantity (how many, how much, how long,
-which version: `graph.models.confidence.QUANTITY_QUESTION_RE`) whose cited passages are below
+which version: `graph.models.asked.QUANTITY_QUESTION_RE`) whose cited passages are below
 `graph.models.confidence.SUPPORT_BAR` and whose answer states none: the answer would be given
 not confident for two reasons at once. Over the tune sets such an answer was given to one
 question, markdown's off-corpus "How much faster is Python-Markdown than mistune?" ("This runs

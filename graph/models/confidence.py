@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from graph.models.asked import (
     holds_identifiers,
+    holds_version_subjects,
     names_someone,
     names_thing,
     sentences,
@@ -126,7 +127,8 @@ class Confidence:
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
     """False when the question writes a name of code no cited passage holds
-    (`holds_identifiers`)."""
+    (`holds_identifiers`), or asks the version of a thing no cited passage names
+    (`holds_version_subjects`)."""
     called: bool = True
     """False when the question asks which thing of code, or what something is called, and the
     answer writes no name the question lacks (`names_thing`)."""
@@ -181,7 +183,7 @@ def confidence(
         word_share(table, answer_texts(table, answer, cited, source)),
         states_quantity(question, answer),
         names_someone(question, answer),
-        holds_identifiers(question, cited),
+        holds_identifiers(question, cited) and holds_version_subjects(question, cited),
         names_thing(question, answer),
     )
 

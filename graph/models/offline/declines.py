@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graph.models.asked import states_quantity
+from graph.models.asked import states_quantity, unnamed_versions
 from graph.models.background import rarity
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.figures import figure
@@ -36,7 +36,9 @@ def declines(
     """Why the `cited` passages do not cover `question`, or None when they do.
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `unknown_names`), when its cited passages are below
+    corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
+    cited passages never name (`graph.models.asked.unnamed_versions`: "Which Python versions
+    ...?" cited from a passage stating another thing's version), when its cited passages are below
     the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the `answer` they give
     states no quantity where the question asks for one (`states_quantity`: "How much faster
     is X than Y?" answered "This runs faster."); a longer one describes a case in the asker's
@@ -49,6 +51,8 @@ def declines(
     if unknown and size <= SHORT_QUESTION_WORDS:
         names = ", ".join(repr(w) for w in unknown)
         return f"no searched passage holds {names}, which the question names"
+    if size <= SHORT_QUESTION_WORDS and (versioned := unnamed_versions(question, cited)):
+        return f"no cited passage names {versioned[0]!r}, whose version the question asks"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
     bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.asked import holds_version_subjects, unnamed_versions, version_subjects
+from graph.models.asked import (
+    holds_version_subjects,
+    states_release,
+    unnamed_versions,
+    unstated_releases,
+    version_subjects,
+)
 from graph.models.confidence import confidence
 from graph.models.offline.declines import declines
 from graph.models.support import covered, support_weights
@@ -38,3 +44,18 @@ def test_a_short_question_cited_from_such_a_passage_is_declined() -> None:
     why = declines(QUESTION, table, [OTHER], covered(table, [OTHER]), answer=OTHER)
     assert why is not None and "'Brisk', whose version" in why
     assert declines(QUESTION, table, [NAMED], covered(table, [NAMED]), answer=NAMED) is None
+
+
+def test_a_release_the_question_names_is_stated_by_its_citations() -> None:
+    question = "Which Brisk version was dropped in Orla 4.2?"
+    # another release's entry, holding "4" and "2" (and "4.2" of another name)
+    other = "Orla Changelog > [4.1.0] > Changed. Drop support for Brisk 2.6 and Kettle 4.2."
+    stated = "Orla Changelog > [4.2.0] > Changed. Drop support for Brisk 2.6."
+    assert unstated_releases(question, [other]) == ["Orla 4.2"]
+    assert unstated_releases(question, [stated]) == []
+    assert states_release("Orla supports Brisk versions 2.6, 2.7 and 3.0.", "Brisk", "2.7")
+    assert not states_release("Orla 4.20 is out.", "Orla", "4.2")
+    said = "Drop support for Brisk 2.6 and Kettle 4.2."
+    judged = confidence(question, said, [other], [other], flat)
+    assert judged.support >= 0.6 and not judged.identified and not judged.confident
+    assert confidence(question, said, [stated], [stated], flat).confident

@@ -33,6 +33,7 @@ from graph.models.asked import (
     names_thing,
     sentences,
     states_quantity,
+    unstated_releases,
 )
 from graph.models.support import (
     Weight,
@@ -127,8 +128,9 @@ class Confidence:
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
     """False when the question writes a name of code no cited passage holds
-    (`holds_identifiers`), or asks the version of a thing no cited passage names
-    (`holds_version_subjects`)."""
+    (`holds_identifiers`), asks the version of a thing no cited passage names
+    (`holds_version_subjects`), or names a release no cited passage states
+    (`unstated_releases`: "Python-Markdown 3.11")."""
     called: bool = True
     """False when the question asks which thing of code, or what something is called, and the
     answer writes no name the question lacks (`names_thing`)."""
@@ -183,7 +185,9 @@ def confidence(
         word_share(table, answer_texts(table, answer, cited, source)),
         states_quantity(question, answer),
         names_someone(question, answer),
-        holds_identifiers(question, cited) and holds_version_subjects(question, cited),
+        holds_identifiers(question, cited)
+        and holds_version_subjects(question, cited)
+        and not unstated_releases(question, cited),
         names_thing(question, answer),
     )
 

@@ -129,19 +129,26 @@ CALLED_QUESTION_RE = re.compile(
 
 VERSION_OF_RE = re.compile(
     r"\b(?i:what|which)\s+(?P<name>[\w.+-]*[A-Z][\w.+-]*)\s+versions?\b"
-    r"|\b(?i:versions?\s+of\s+(?:the\s+)?)(?P<of>[\w.+-]*[A-Z][\w.+-]*)"
+    r"|\b(?i:(?:what|which)\s+(?:[a-z]+\s+)?versions?\s+of\s+(?:the\s+)?)"
+    r"(?P<of>[\w.+-]*[A-Z][\w.+-]*)"
 )
-"""A question asking the version of a thing it names ("Which Python versions does structlog
-support?", "the minimum version of iTunes"): the name, written with a capital, is what the
-version is of, and a cited passage never naming it states the version of something else
-(`holds_version_subjects`).
+"""A question asking which version of a thing it names ("Which Python versions does structlog
+support?", "What minimum version of iTunes ...?"; not "on older versions of Windows"): the
+name, written with a capital, is what the version is of. A cited passage never naming it
+states the version of something else (`holds_version_subjects`), and an answer stating no
+number after it ("New in version 2.9. Jinja supports the Python async syntax.") states no
+version of it (`states_versions`).
 
 Added after "Which Python versions does structlog support?" (not in its documentation) was
 answered, confidently, from "Deprecated since version 26.1.0. Support for better-exceptions
 ..." (support 0.74: "versions", "structlog" and "support" held, "Python" not). Over the tune
 sets, every other answer to such a question cites a passage naming the thing (Python, Bash,
 Click, Werkzeug, iTunes), but werkzeug's "Which Python versions does Werkzeug support?",
-answered wrong and not confident from a passage naming neither."""
+answered wrong and not confident from a passage naming neither. `states_versions` then made
+jinja's "Which Python versions does Jinja support?", answered from "New in version 2.9. Jinja
+supports the Python async and await syntax.", not confident (jinja wrong and confident 3 of 30
+answers to 2); every right answer to such a question writes the version after the name
+("Python 3.7", "Click 2.0", "Werkzeug 3.2", "iTunes 7") and keeps its confidence."""
 
 RELEASE_RE = re.compile(r"\b(?P<name>[A-Z][\w.+-]*)\s+v?(?P<version>\d+(?:\.\d+)+)\b")
 """A release a question names: a capitalised name and its dotted version ("Python-Markdown
@@ -298,18 +305,27 @@ def unstated_releases(question: str, cited: Sequence[str]) -> list[str]:
     ]
 
 
-def states_release(text: str, name: str, version: str) -> bool:
+def states_release(text: str, name: str, version: str = "") -> bool:
     """Whether `text` writes `name` and then `version` within `RELEASE_WINDOW` words.
 
     The name ignoring case; the version as written or a longer one it starts ("3.11" by
-    "3.11.0", not by "3.110").
+    "3.11.0", not by "3.110"); with no `version`, any number ("Python 3.7", "iTunes 7").
     """
     words = [word.strip(WORD_EDGES).rstrip(".").casefold() for word in text.split()]
     return any(
         word == name.casefold()
         and any(
-            later == version or later.startswith(version + ".")
+            later == version or later.startswith(version + ".") if version else later[:1].isdigit()
             for later in words[at + 1 : at + 1 + RELEASE_WINDOW]
         )
         for at, word in enumerate(words)
     )
+
+
+def states_versions(question: str, answer: str) -> bool:
+    """Whether `answer` states a version of each thing whose version `question` asks.
+
+    "Which Python versions does Jinja support?" wants "Python 3.7" (`version_subjects`,
+    `states_release`), not "New in version 2.9. Jinja supports the Python async syntax."
+    """
+    return all(states_release(answer, name) for name in version_subjects(question))

@@ -33,6 +33,7 @@ from graph.models.asked import (
     names_thing,
     sentences,
     states_quantity,
+    states_versions,
     unstated_releases,
 )
 from graph.models.support import (
@@ -123,7 +124,8 @@ class Confidence:
     words: float = 1.0
     counted: bool = True
     """False when the question asks how many, how much or how long (`QUANTITY_QUESTION_RE`) and
-    the answer states no quantity."""
+    the answer states no quantity, or asks which version of a thing and the answer states no
+    version of it (`states_versions`)."""
     named: bool = True
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
@@ -183,7 +185,7 @@ def confidence(
         rival,
         ties,
         word_share(table, answer_texts(table, answer, cited, source)),
-        states_quantity(question, answer),
+        states_quantity(question, answer) and states_versions(question, answer),
         names_someone(question, answer),
         holds_identifiers(question, cited)
         and holds_version_subjects(question, cited)

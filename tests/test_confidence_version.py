@@ -71,3 +71,12 @@ def test_an_answer_states_a_version_of_the_thing_asked() -> None:
     assert states_versions("Is Orla fast?", other)  # no version asked
     judged = confidence(question, other, [other], [other], flat)
     assert judged.support >= 0.6 and not judged.counted and not judged.confident
+
+
+def test_a_version_written_after_a_slash_is_stated_with_its_name() -> None:
+    question = "How do I enable QTP/2 in the Orla server?"
+    other = "Orla speaks QTP. Enable 2 workers in the Orla server."
+    assert unstated_releases(question, [other]) == ["QTP/2"]
+    assert unstated_releases(question, ["The Orla server speaks QTP/2 when enabled."]) == []
+    judged = confidence(question, other, [other], [other], flat)
+    assert judged.support >= 0.6 and not judged.identified and not judged.confident

@@ -150,9 +150,12 @@ supports the Python async and await syntax.", not confident (jinja wrong and con
 answers to 2); every right answer to such a question writes the version after the name
 ("Python 3.7", "Click 2.0", "Werkzeug 3.2", "iTunes 7") and keeps its confidence."""
 
-RELEASE_RE = re.compile(r"\b(?P<name>[A-Z][\w.+-]*)\s+v?(?P<version>\d+(?:\.\d+)+)\b")
+RELEASE_RE = re.compile(
+    r"\b(?P<name>[A-Z][\w.+-]*)(?:\s+v?(?P<version>\d+(?:\.\d+)+)|/(?P<slashed>\d+(?:\.\d+)*))\b"
+)
 """A release a question names: a capitalised name and its dotted version ("Python-Markdown
-3.11", "Python 2.7"). Its citations must state that version of that name
+3.11", "Python 2.7"), or a version written after a slash ("HTTP/2"). Its citations must
+state that version of that name
 (`unstated_releases`): the support reads "3.11" as the numbers "3" and "11", which any
 passage holding "PyPy 3.11" or "3.14" holds.
 
@@ -161,7 +164,14 @@ answered, confidently, from the changelog entry of release 3.10.0 ("... drop sup
 Python 3.9 and PyPy 3.9", with "PyPy 3.11" in it). Over the tune sets four questions name a
 release: that answer loses its confidence (markdown wrong and confident 4 of 35 answers to 3),
 the three others ("Python 3.7", "Python 2.7" as "Python versions 2.6, 2.7", and a declined
-one) are unchanged."""
+one) are unchanged. The slashed form was added after werkzeug's off-corpus "How do I enable
+HTTP/2 in the Werkzeug development server?" was answered, confidently, from a sentence on
+Colorama holding "enable" and "development server" (the passage holds "HTTP" and a "2"
+elsewhere): it loses its confidence (werkzeug wrong and confident 3 of 34 answers to 2), and
+no other tune question writes such a name."""
+
+SLASHED_RE = re.compile(r"(?<=[A-Za-z])/(?=\d)")
+"""The slash between a name and its version ("HTTP/2"), read as a space by `states_release`."""
 
 RELEASE_WINDOW = 4
 """Words after a name within which a passage states its version ("Python versions 2.6, 2.7",
@@ -299,24 +309,38 @@ def unstated_releases(question: str, cited: Sequence[str]) -> list[str]:
     Stated as `states_release` reads it: "Python-Markdown 3.11" by "Python-Markdown 3.11.0".
     """
     return [
-        f"{m['name']} {m['version']}"
+        m.group(0)
         for m in RELEASE_RE.finditer(question)
-        if not any(states_release(text, m["name"], m["version"]) for text in cited)
+        if not any(states_release(text, m["name"], *release_version(m)) for text in cited)
     ]
 
 
-def states_release(text: str, name: str, version: str = "") -> bool:
-    """Whether `text` writes `name` and then `version` within `RELEASE_WINDOW` words.
+def release_version(release: re.Match[str]) -> tuple[str, int]:
+    """A `RELEASE_RE` match's version and the words after the name it may be stated within.
+
+    `RELEASE_WINDOW` for a dotted one ("Python versions 2.6, 2.7"); the next word for a
+    slashed one, which is written with its name ("HTTP/2", not "HTTP ... 2").
+    """
+    if release["version"]:
+        return release["version"], RELEASE_WINDOW
+    return release["slashed"], 1
+
+
+def states_release(text: str, name: str, version: str = "", window: int = RELEASE_WINDOW) -> bool:
+    """Whether `text` writes `name` and then `version` within `window` words.
 
     The name ignoring case; the version as written or a longer one it starts ("3.11" by
-    "3.11.0", not by "3.110"); with no `version`, any number ("Python 3.7", "iTunes 7").
+    "3.11.0", not by "3.110"); with no `version`, any number ("Python 3.7", "iTunes 7"). A
+    slash before a version is a space (`SLASHED_RE`: "HTTP/2").
     """
-    words = [word.strip(WORD_EDGES).rstrip(".").casefold() for word in text.split()]
+    words = [
+        word.strip(WORD_EDGES).rstrip(".").casefold() for word in SLASHED_RE.sub(" ", text).split()
+    ]
     return any(
         word == name.casefold()
         and any(
             later == version or later.startswith(version + ".") if version else later[:1].isdigit()
-            for later in words[at + 1 : at + 1 + RELEASE_WINDOW]
+            for later in words[at + 1 : at + 1 + window]
         )
         for at, word in enumerate(words)
     )

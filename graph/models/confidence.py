@@ -32,6 +32,7 @@ from graph.models.asked import (
     names_someone,
     names_thing,
     sentences,
+    states_default,
     states_quantity,
     states_versions,
     unstated_releases,
@@ -124,8 +125,9 @@ class Confidence:
     words: float = 1.0
     counted: bool = True
     """False when the question asks how many, how much or how long (`QUANTITY_QUESTION_RE`) and
-    the answer states no quantity, or asks which version of a thing and the answer states no
-    version of it (`states_versions`)."""
+    the answer states no quantity, asks which version of a thing and the answer states no
+    version of it (`states_versions`), or asks what a default is and the answer states none
+    (`states_default`)."""
     named: bool = True
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
@@ -185,7 +187,9 @@ def confidence(
         rival,
         ties,
         word_share(table, answer_texts(table, answer, cited, source)),
-        states_quantity(question, answer) and states_versions(question, answer),
+        states_quantity(question, answer)
+        and states_versions(question, answer)
+        and states_default(question, answer),
         names_someone(question, answer),
         holds_identifiers(question, cited)
         and holds_version_subjects(question, cited)

@@ -43,3 +43,9 @@ def test_an_answer_naming_no_thing_is_not_confident() -> None:
     assert judged.support >= 0.6 and judged.rival == 0.0  # covered, and no rival
     assert not judged.called and not judged.confident
     assert confidence(QUESTION, NAMED, [NAMED], [NAMED], flat).confident
+
+
+def test_a_word_of_the_question_capitalised_in_the_answer_is_a_name() -> None:
+    question = "Which field reads the value a method of the Orla schema returns?"
+    assert names_thing(question, "A Method field reads the value a method returns.")
+    assert not names_thing(question, "Method fields are read, as a method of the schema says.")

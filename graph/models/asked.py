@@ -269,24 +269,31 @@ def name_words(question: str, answer: str, noun: str | None = None) -> list[str]
     `FUNCTION_WORDS`), that is written as code (`CODE_NAME_RE`: "logger_factory", "secho()"),
     or holds a word the question lacks (by `form`) and is next to the asked `noun` ("the echo
     function"), or is past the first word of its sentence and capitalised ("Canonical Log
-    Lines") or unknown to general text (`UNKNOWN_RARITY`: "optparse"). A sentence's first word
-    is capitalised whatever it is ("Generally", "Configure").
+    Lines") or unknown to general text (`UNKNOWN_RARITY`: "optparse"). A word the question
+    writes in lowercase is a name when the answer capitalises it past its first word ("A
+    Method field ..." answers "Which field serializes to ... a method of the schema?"). A
+    sentence's first word is capitalised whatever it is ("Generally", "Configure").
     """
-    written = {word.strip(WORD_EDGES).rstrip(".").casefold() for word in question.split()}
+    exact = {word.strip(WORD_EDGES).rstrip(".") for word in question.split()}
+    written = {word.casefold() for word in exact}
     forms = {form(token) for token in tokenize(spelled_out(question))}
     found = []
     for sentence in sentences(answer):
         words = [word.strip(WORD_EDGES).rstrip(".") for word in sentence.split()]
         for at, word in enumerate(words):
             tokens = [t for t in tokenize(word) if t not in FUNCTION_WORDS]
-            if not tokens or word.casefold() in written:
+            if not tokens or word in exact:
+                continue
+            capital = at > 0 and any(c.isupper() for c in word)
+            if word.casefold() in written:  # "Method" of "... a method of the schema"
+                found += [word] if capital else []
                 continue
             new = [t for t in tokens if form(t) not in forms]
             beside = {form(w) for w in words[max(at - 1, 0) : at + 2 : 2] if w}
             if (
                 CODE_NAME_RE.search(word)
                 or (new and noun in beside)
-                or (new and at and any(c.isupper() for c in word))
+                or (new and capital)
                 or (new and at and any(rarity(t) >= UNKNOWN_RARITY for t in new))
             ):
                 found.append(word)

@@ -49,3 +49,9 @@ def test_a_word_of_the_question_capitalised_in_the_answer_is_a_name() -> None:
     question = "Which field reads the value a method of the Orla schema returns?"
     assert names_thing(question, "A Method field reads the value a method returns.")
     assert not names_thing(question, "Method fields are read, as a method of the schema says.")
+
+
+def test_a_terse_answer_is_the_name_even_its_first_word() -> None:
+    assert names_thing("Which framework renders Orla pages?", "Brisket.")
+    assert names_thing("Which filter trims Orla pages?", "Use wipe.")
+    assert not names_thing(QUESTION, "Setup chooses it.")  # every word asked

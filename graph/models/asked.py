@@ -202,6 +202,13 @@ CODE_NAME_RE = re.compile(r"\w\(|_|`|\w\.[A-Za-z_]\w|[a-z][A-Z]|[A-Z]{2}")
 WORD_EDGES = ",;:!?\"'“”‘’()[]{}<>*"
 """What is stripped from a written word's ends before it is read as a name (and a final ".")."""
 
+TERSE_ANSWER_WORDS = 2
+"""Words up to which an answer's sentence is a bare name ("Flask.", "Use trim."), as a real
+model may answer: every word the question lacks may be the name, its first too. Two, not
+more: "The ferry was old." names nothing. Not tuned: the offline policy answers with the
+documentation's sentences, and no tune answer to a question asking for a name is this short
+(nothing moves on the tune sets)."""
+
 UNKNOWN_RARITY = 1.0
 """The rarity in general text (`graph.models.background.rarity`) of a word the background table
 lacks: a lowercase word the answer writes past its first that general text never holds
@@ -272,7 +279,9 @@ def name_words(question: str, answer: str, noun: str | None = None) -> list[str]
     Lines") or unknown to general text (`UNKNOWN_RARITY`: "optparse"). A word the question
     writes in lowercase is a name when the answer capitalises it past its first word ("A
     Method field ..." answers "Which field serializes to ... a method of the schema?"). A
-    sentence's first word is capitalised whatever it is ("Generally", "Configure").
+    sentence's first word is capitalised whatever it is ("Generally", "Configure"), but in a
+    terse answer (`TERSE_ANSWER_WORDS`: "Flask.", "Use trim.") any word the question lacks is
+    one.
     """
     exact = {word.strip(WORD_EDGES).rstrip(".") for word in question.split()}
     written = {word.casefold() for word in exact}
@@ -280,6 +289,7 @@ def name_words(question: str, answer: str, noun: str | None = None) -> list[str]
     found = []
     for sentence in sentences(answer):
         words = [word.strip(WORD_EDGES).rstrip(".") for word in sentence.split()]
+        terse = len(words) <= TERSE_ANSWER_WORDS
         for at, word in enumerate(words):
             tokens = [t for t in tokenize(word) if t not in FUNCTION_WORDS]
             if not tokens or word in exact:
@@ -292,6 +302,7 @@ def name_words(question: str, answer: str, noun: str | None = None) -> list[str]
             beside = {form(w) for w in words[max(at - 1, 0) : at + 2 : 2] if w}
             if (
                 CODE_NAME_RE.search(word)
+                or (new and terse)
                 or (new and noun in beside)
                 or (new and capital)
                 or (new and at and any(rarity(t) >= UNKNOWN_RARITY for t in new))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.asked import name_words, names_thing
+from graph.models.asked_names import name_words, names_thing
 from graph.models.confidence import confidence
 
 QUESTION = "Which keyword of setup chooses where the Orla toolkit writes its journal?"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.asked import (
+from graph.models.asked_versions import (
     holds_version_subjects,
     states_release,
     states_versions,

@@ -17,7 +17,7 @@ who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`), when it 
 thing of code or what something is called (`THING_QUESTION_RE`, `CALLED_QUESTION_RE`), the
 answer writes a name the question lacks (`names_thing`), and its citations hold every name of
 code the question writes (`IDENTIFIER_RE`, `holds_identifiers`). Those checks of what is asked
-are `graph.models.asked`'s.
+are `graph.models.asked`'s (`asked_names`, `asked_versions`).
 """
 
 from __future__ import annotations
@@ -28,12 +28,14 @@ from dataclasses import dataclass
 
 from graph.models.asked import (
     holds_identifiers,
-    holds_version_subjects,
     names_someone,
-    names_thing,
     sentences,
     states_default,
     states_quantity,
+)
+from graph.models.asked_names import names_thing
+from graph.models.asked_versions import (
+    holds_version_subjects,
     states_versions,
     unstated_releases,
 )

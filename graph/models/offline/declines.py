@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graph.models.asked import states_quantity, unnamed_versions
+from graph.models.asked import states_quantity
+from graph.models.asked_versions import unnamed_versions
 from graph.models.background import rarity
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.figures import figure
@@ -37,14 +38,14 @@ def declines(
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
     corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
-    cited passages never name (`graph.models.asked.unnamed_versions`: "Which Python versions
-    ...?" cited from a passage stating another thing's version), when its cited passages are below
-    the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the `answer` they give
-    states no quantity where the question asks for one (`states_quantity`: "How much faster
-    is X than Y?" answered "This runs faster."); a longer one describes a case in the asker's
-    words. `table` is the question's `support_weights`, `value` the passages' support on it;
-    otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
-    confident.
+    cited passages never name (`graph.models.asked_versions.unnamed_versions`: "Which Python
+    versions ...?" cited from a passage stating another thing's version), when its cited
+    passages are below the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the
+    `answer` they give states no quantity where the question asks for one (`states_quantity`:
+    "How much faster is X than Y?" answered "This runs faster."); a longer one describes a
+    case in the asker's words. `table` is the question's `support_weights`, `value` the
+    passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and the finish
+    node marks it not confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))

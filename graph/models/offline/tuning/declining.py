@@ -7,7 +7,7 @@ in eight off-corpus questions and in no question answered right; it declines two
 werkzeug's six (5 instead of 3) and moves nothing else.
 
 Nor does the decline of a short question asking the version of a thing its cited passages never
-name (`graph.models.asked.VERSION_OF_RE`, `unnamed_versions`): "Which Python versions does
+name (`graph.models.asked_versions.VERSION_OF_RE`, `unnamed_versions`): "Which Python versions does
 structlog support?", off-corpus, had been answered from "Deprecated since version 26.1.0. ..."
 (structlog 5 of 6 off-corpus questions declined instead of 4); no other tune question moves.
 

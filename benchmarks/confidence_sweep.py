@@ -172,8 +172,8 @@ def confidence_cell(
 
     def sure(r: Row) -> bool:
         e = r.evidence
-        if r.computed or not e.counted:  # a quantity asked and none stated: never confident
-            return r.computed
+        if r.computed or not (e.counted and e.named and e.identified and e.called):
+            return r.computed  # what is asked not given (a quantity, someone, a name): never
         return confidence.is_confident(
             e.support,
             e.answer,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.confidence import confidence, holds_identifiers
+from graph.models.asked import holds_identifiers
+from graph.models.confidence import confidence
 
 QUESTION = "What does the Quill option log_format change?"
 PARTS = "Quill can change the format of its log when the option is given."

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.confidence import confidence, names_someone
+from graph.models.asked import names_someone
+from graph.models.confidence import confidence
 
 QUESTION = "Who currently maintains the Orla toolkit?"
 VAGUE = "For compatibility, the Orla toolkit currently maintains the same defaults."

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from made_up import flat
 
-from graph.models.confidence import confidence, states_quantity
+from graph.models.asked import states_quantity
+from graph.models.confidence import confidence
 
 LAMP = (
     "The Orla lamp can cycle among its colours each time the switch is pressed, using the "

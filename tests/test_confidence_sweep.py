@@ -40,3 +40,10 @@ def test_the_confidence_cell_scores_wrong_confident_and_right_confident() -> Non
 def test_a_short_question_holding_few_of_its_words_is_declined_at_the_word_share() -> None:
     few = Row(True, True, False, False, False, False, 3, Confidence(0.7, 0.7, 0.0), held=1 / 3)
     assert declined(few, 0.51, 8, 0.4) and not declined(few, 0.51, 8, 0.3)
+
+
+def test_an_answer_not_giving_what_is_asked_is_never_confident_at_any_bar() -> None:
+    for missing in ({"counted": False}, {"named": False}, {"identified": False}, {"called": False}):
+        evidence = Confidence(0.9, 0.9, 0.0, **missing)  # type: ignore[arg-type]
+        wrong = Row(False, True, False, False, False, False, 4, evidence, held=1.0)
+        assert confidence_cell([wrong], 0.5, 1.0) == "0.00/0.00"

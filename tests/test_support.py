@@ -86,6 +86,19 @@ def test_according_to_the_docs_is_no_word_a_passage_must_hold() -> None:
     assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
 
 
+def test_never_is_a_negation_no_passage_must_hold() -> None:
+    """A passage answering "... if I never configure it?" says "unless it is configured"."""
+    question = "Which sink does Quill use if I never configure it?"
+    assert weights(question, lambda t: 1.0) == {
+        "sink": 1.0,
+        "quill": 1.0,
+        "use": 1.0,
+        "configure": 1.0,
+    }
+    held = ["Unless it is configured, Quill will use the console sink."]
+    assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
+
+
 def test_support_reads_the_question_as_the_search_does() -> None:
     """ "refund" is not indexed, "refunds" is: it weighs as the word the search expands it to."""
     weight = tool_weight([make_search_tool(DOCS)])

@@ -34,7 +34,8 @@ NOTHING_SEARCHED = "nothing was searched"
 NOT_CONFIDENT = "(not confident: the cited passages cover {support:.0%} of the question)"
 ANSWER_DOUBT = (
     "other retrieved sentences cover as much of the question, or the answer holds little of it"
-    " (or no quantity or no one named where one is asked)"
+    " (or no quantity, no one, no name, no default or no version of the thing named where one"
+    " is asked)"
 )
 """Why an answer is in doubt itself, not its support: the chat message's and the trace's words."""
 NOT_CONFIDENT_ANSWER = f"(not confident: {ANSWER_DOUBT})"

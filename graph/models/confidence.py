@@ -13,28 +13,40 @@ sentence), fewer than `RIVAL_TIES` of those cover as much as it does (`rivals` t
 texts hold `ANSWER_WORD_SHARE` of the question's words, counted (`graph.models.support.word_share`),
 when the question asks how many, how much, how long (a measure) or which version
 (`QUANTITY_QUESTION_RE`), the answer states a quantity (`states_quantity`), and when it asks
-who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`), and its citations
-hold every name of code the question writes (`IDENTIFIER_RE`, `holds_identifiers`).
+who (`PERSON_QUESTION_RE`), the answer names someone (`names_someone`), when it asks which
+thing of code or what something is called (`THING_QUESTION_RE`, `CALLED_QUESTION_RE`), the
+answer writes a name the question lacks (`names_thing`), and its citations hold every name of
+code the question writes (`IDENTIFIER_RE`, `holds_identifiers`). Those checks of what is asked
+are `graph.models.asked`'s (`asked_names`, `asked_versions`).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from graph.models.asked import (
+    holds_identifiers,
+    names_someone,
+    sentences,
+    states_default,
+    states_quantity,
+)
+from graph.models.asked_names import names_thing
+from graph.models.asked_versions import (
+    holds_version_subjects,
+    states_versions,
+    unstated_releases,
+)
 from graph.models.support import (
-    FUNCTION_WORDS,
     Weight,
     covered,
     question_terms,
-    spelled_out,
     stems_of,
     support_weights,
     word_share,
 )
-from tools.bm25_tokens import tokenize
 from tools.expand import stem
 
 SUPPORT_BAR = 0.6
@@ -85,76 +97,6 @@ squad's, against 9% and 13% without it, and change no right answer's confidence 
 documentation sets; 0.5 costs jinja's (92% to 88% of right answers confident), attrs' (90% to
 86%) and squad's."""
 
-QUANTITY_QUESTION_RE = re.compile(
-    r"\bhow (many|much|long|far|big|large|tall|old|wide|high|deep|heavy|fast)\b"
-    r"|\b(what|which) (\w+ )?versions?\b",
-    re.I,
-)
-"""A question asking for a count, an amount, a measure or a version: its answer states a
-quantity (`states_quantity`).
-
-The measures ("how long", "how far", "how old"...) were added after "How long may a line of code
-be in a pull request?" was answered, confidently, with a sentence about pull requests holding no
-number: on the tune sets every right answer to such a question states one ("within 30 days",
-"12,799 feet", "almost two weeks"), and two wrong ones do not (markdown's, now not confident,
-and a hotpotqa-dev-tune one that was not). "How often" is not among them: "daily" or "nightly"
-answer it with no number."""
-
-QUANTITY_RE = re.compile(
-    r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
-    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
-    r"|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|once|twice|half|single"
-    r"|several|multiple|unlimited|infinite|any number|none|free)\b",
-    re.I,
-)
-"""What states a quantity: a digit, a number spelled out, or a word that answers "how many" or
-"how much" without one ("an unlimited number", "several", "none", "free"); not "many" or
-"few", which most sentences use for something else ("appropriate for many use cases").
-
-An answer to "How many times can the cycle helper take strings?" holding none of these
-("it is possible to cycle among a list of strings") answers something else, and so does one
-to "Which Python versions are supported?" holding no version number. On the sweep it marks
-not confident one wrong answer of jinja (wrong and confident 13% to 10% of its answers) and
-two of werkzeug ("How many workers ... by default?" answered "The default sync worker is
-appropriate for many use cases", and a "Which Python versions" answer naming none: 15% to 9%),
-and changes no right answer's confidence on any tune set: their answers hold a number
-("thirteen different states" among them, hence the teens). A version named without a number
-("the demo version") is a right answer this leaves not confident; no tune question has one."""
-
-PERSON_QUESTION_RE = re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to|with|for|from) whom\b", re.I)
-"""A question asking who: its answer names someone (`names_someone`), as the offline policy's
-"person" kind reads it (`graph.models.offline.tuning.short_answers.KIND_PATTERNS`).
-
-Added after "Who currently maintains Python-Markdown?" was answered, confidently, with "For
-consistency, Python-Markdown maintains the same behavior ...": over the tune sets' answers to
-who-questions, it is the only one naming no one (every other, right or wrong, holds a capitalised
-word the question lacks: "Mira Okafor", "Reuters", "The State Council")."""
-
-IDENTIFIER_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_\w*[A-Za-z0-9]\b")
-"""A name of code a question writes: words joined by "_" (`output_format`, `tab_length`); its
-answer cites a passage holding it as written (`holds_identifiers`).
-
-The search and support read it as its parts ("output", "format"), which passages about anything
-else hold: "If I don't set output_format, what markup does markdown.markdown produce?" was
-answered, confidently, from two CodeHilite sentences holding "format", "set" and "output". On
-the tune sets every answer to a question writing such a name (jinja, attrs, werkzeug, markdown)
-that cites a passage holding it is unchanged, and that one alone loses its confidence. Not
-camelCase: "iPod" and "thanKing" are names of products, written many ways (a right
-hotpotqa-dev-tune answer would lose its confidence); not dotted paths ("attrs.frozen"): the docs
-write them shorter ("@frozen") or longer ("attrs.exceptions.FrozenInstanceError"), and a right
-attrs answer cites no passage holding the path as the question writes it."""
-
-CODE_WORD_RE = re.compile(r"\w+")
-"""A word as code writes it, its underscores kept, for `holds_identifiers`."""
-
-WRITTEN_WORD_RE = re.compile(r"\w[\w'’-]*")
-"""A word as written, with its apostrophes and hyphens ("Python-Markdown", "Destiny's"), for
-`names_someone` to see its capitals."""
-
-SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+|\n\s*")
-"""Where a passage's sentences end, for `rivals` and `answer_coverage`: after ., !, ?
-or : followed by space, and at a line break (a heading, a list item)."""
-
 SOURCE_SHARE = 0.6
 """The share of an answer's content words a cited sentence must hold to be the sentence the
 answer is drawn from (a short answer's "30 days" in "accepted within 30 days"): most of them
@@ -173,7 +115,9 @@ class Confidence:
     counted, not weighed, that the answer's texts hold (`word_share`); `counted`, whether the
     answer states a quantity when one is asked (`states_quantity`); `named`, whether it names
     someone when the question asks who (`names_someone`); `identified`, whether its
-    citations hold the names of code the question writes (`holds_identifiers`).
+    citations hold the names of code the question writes (`holds_identifiers`); `called`,
+    whether it names a thing when the question asks which one or what it is called
+    (`names_thing`).
     """
 
     support: float
@@ -183,12 +127,19 @@ class Confidence:
     words: float = 1.0
     counted: bool = True
     """False when the question asks how many, how much or how long (`QUANTITY_QUESTION_RE`) and
-    the answer states no quantity."""
+    the answer states no quantity, asks which version of a thing and the answer states no
+    version of it (`states_versions`), or asks what a default is and the answer states none
+    (`states_default`)."""
     named: bool = True
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
     """False when the question writes a name of code no cited passage holds
-    (`holds_identifiers`)."""
+    (`holds_identifiers`), asks the version of a thing no cited passage names
+    (`holds_version_subjects`), or names a release no cited passage states
+    (`unstated_releases`: "Python-Markdown 3.11")."""
+    called: bool = True
+    """False when the question asks which thing of code, or what something is called, and the
+    answer writes no name the question lacks (`names_thing`)."""
 
     @property
     def confident(self) -> bool:
@@ -197,6 +148,7 @@ class Confidence:
             self.counted
             and self.named
             and self.identified
+            and self.called
             and is_confident(
                 self.support, self.answer, self.rival, ties=self.ties, words=self.words
             )
@@ -237,50 +189,15 @@ def confidence(
         rival,
         ties,
         word_share(table, answer_texts(table, answer, cited, source)),
-        states_quantity(question, answer),
+        states_quantity(question, answer)
+        and states_versions(question, answer)
+        and states_default(question, answer),
         names_someone(question, answer),
-        holds_identifiers(question, cited),
+        holds_identifiers(question, cited)
+        and holds_version_subjects(question, cited)
+        and not unstated_releases(question, cited),
+        names_thing(question, answer),
     )
-
-
-def states_quantity(question: str, answer: str) -> bool:
-    """Whether `answer` states a quantity (`QUANTITY_RE`), or `question` asks for none.
-
-    A question asks for one when it asks how many, how much, how long (far, old...) or which
-    version (`QUANTITY_QUESTION_RE`).
-    """
-    return not QUANTITY_QUESTION_RE.search(question) or bool(QUANTITY_RE.search(answer))
-
-
-def names_someone(question: str, answer: str) -> bool:
-    """Whether `answer` names someone, or `question` asks no one (`PERSON_QUESTION_RE`).
-
-    It names someone when it writes a word with a capital letter holding a meaningful word
-    (not in `FUNCTION_WORDS`, so not "For" or "The") that the question does not hold.
-    """
-    if not PERSON_QUESTION_RE.search(question):
-        return True
-    asked = set(tokenize(spelled_out(question)))
-    return any(
-        token not in FUNCTION_WORDS and token not in asked
-        for word in WRITTEN_WORD_RE.findall(answer)
-        if any(c.isupper() for c in word)
-        for token in tokenize(word)
-    )
-
-
-def holds_identifiers(question: str, cited: Sequence[str]) -> bool:
-    """Whether the `cited` passages hold each name of code `question` writes (`IDENTIFIER_RE`).
-
-    Held as written, ignoring case, as a whole word ("output_format", not "output format").
-    """
-    held = {word.casefold() for text in cited for word in CODE_WORD_RE.findall(text)}
-    return all(name.casefold() in held for name in IDENTIFIER_RE.findall(question))
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of `text` (`SENTENCE_END_RE`), stripped, blank ones dropped."""
-    return [part.strip() for part in SENTENCE_END_RE.split(text) if part.strip()]
 
 
 def source_sentences(answer: str, cited: Sequence[str]) -> list[str]:

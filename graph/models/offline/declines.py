@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graph.models.asked import states_quantity
+from graph.models.asked_versions import unnamed_versions
 from graph.models.background import rarity
-from graph.models.confidence import SUPPORT_BAR, states_quantity
+from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.figures import figure
 from graph.models.offline.reading import Name, names, sentences
 from graph.models.offline.tuning.declining import (
@@ -35,19 +37,23 @@ def declines(
     """Why the `cited` passages do not cover `question`, or None when they do.
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `unknown_names`), when its cited passages are below
-    the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the `answer` they give
-    states no quantity where the question asks for one (`states_quantity`: "How much faster
-    is X than Y?" answered "This runs faster."); a longer one describes a case in the asker's
-    words. `table` is the question's `support_weights`, `value` the passages' support on it;
-    otherwise an answer below `SUPPORT_BAR` is given, and the finish node marks it not
-    confident.
+    corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
+    cited passages never name (`graph.models.asked_versions.unnamed_versions`: "Which Python
+    versions ...?" cited from a passage stating another thing's version), when its cited
+    passages are below the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the
+    `answer` they give states no quantity where the question asks for one (`states_quantity`:
+    "How much faster is X than Y?" answered "This runs faster."); a longer one describes a
+    case in the asker's words. `table` is the question's `support_weights`, `value` the
+    passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and the finish
+    node marks it not confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))
     if unknown and size <= SHORT_QUESTION_WORDS:
         names = ", ".join(repr(w) for w in unknown)
         return f"no searched passage holds {names}, which the question names"
+    if size <= SHORT_QUESTION_WORDS and (versioned := unnamed_versions(question, cited)):
+        return f"no cited passage names {versioned[0]!r}, whose version the question asks"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
     bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)
@@ -71,7 +77,7 @@ def unquantified(question: str, size: int, value: float, answer: str | None) -> 
     """Why a short question's `answer` below `SUPPORT_BAR` does not answer it, or None.
 
     It does not when the question asks for a quantity and the answer states none
-    (`graph.models.confidence.states_quantity`); None too when no answer is given to check.
+    (`graph.models.asked.states_quantity`); None too when no answer is given to check.
     """
     if answer is None or size > SHORT_QUESTION_WORDS or value >= SUPPORT_BAR:
         return None

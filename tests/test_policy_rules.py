@@ -175,6 +175,17 @@ def test_a_yes_no_question_with_a_relative_clause_is_searched_in_one_hop() -> No
     assert Turn("Who manages the team that maintains Orion?", [], tools(), 6).hop is not None
 
 
+def test_a_which_that_asks_the_question_after_a_preposition_opens_no_hop() -> None:
+    """ "of which team does ..." is the question's own "which" (a noun, then "do")."""
+    question = "The rooftop garden of which office does the Ledger team use?"
+    assert Turn(question, [], tools(), 6).hop is None
+    first = decide(tools(), 6, question, [])
+    assert first.thought.startswith("first_search:") and "two hops" not in first.thought
+    assert Turn(
+        "Who cools the servers of the office in which the Ledger team works?", [], tools(), 6
+    ).hop
+
+
 def test_a_search_without_term_statistics_knows_no_name_to_be_unknown() -> None:
     class Remote:
         """A search tool that weighs every word the same, like a remote one."""

@@ -25,7 +25,7 @@ from graph.models.offline.reading import (
 )
 from graph.models.offline.short_answers import question_kind
 from graph.models.offline.sources import ranked, search_sources
-from graph.models.offline.tuning.search import BRIDGE_PASSAGES
+from graph.models.offline.tuning.search import ASKING_CLAUSE_RE, BRIDGE_PASSAGES
 from graph.models.support import coverage, question_terms, spelled_out
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
@@ -73,11 +73,13 @@ class Turn:
         """The question's relative clause, when it is asked in two hops.
 
         Never for a yes/no question: "Are the extensions that ship with X supported?" asks about
-        the extensions themselves, and its clause is no bridge to find first.
+        the extensions themselves, and its clause is no bridge to find first. Never when the
+        clause asks the question itself (`asks_itself`).
         """
         if self.kind == "yesno":
             return None
-        return split_relative_clause(self.question)
+        hop = split_relative_clause(self.question)
+        return None if hop is None or asks_itself(hop) else hop
 
     @cached_property
     def arithmetic(self) -> Arithmetic | None:
@@ -96,6 +98,15 @@ class Turn:
     def tried(self) -> set[str]:
         """The queries already run, normalized."""
         return {" ".join(str(s.args.get("query", "")).casefold().split()) for s in self.searches}
+
+
+def asks_itself(hop: Hop) -> bool:
+    """Whether a relative clause's "which" is the question's own: a function word heads it and a
+    noun and "do" follow (`ASKING_CLAUSE_RE`: "The return value of which processor does X look
+    at?"). "the city in which X died" keeps its hop: "in" heads a clause whose noun is "city".
+    """
+    rest = hop.inner_query.split(" ", 1)[-1]
+    return not question_terms(hop.head) and ASKING_CLAUSE_RE.match(rest) is not None
 
 
 @dataclass(frozen=True)

@@ -101,9 +101,11 @@ class Turn:
 
 
 def asks_itself(hop: Hop) -> bool:
-    """Whether a relative clause's "which" is the question's own: a function word heads it and a
-    noun and "do" follow (`ASKING_CLAUSE_RE`: "The return value of which processor does X look
-    at?"). "the city in which X died" keeps its hop: "in" heads a clause whose noun is "city".
+    """Whether a relative clause's "which" is the question's own, not a relative pronoun.
+
+    A function word heads it and a noun and "do" follow (`ASKING_CLAUSE_RE`: "The return
+    value of which processor does X look at?"). "the city in which X died" keeps its hop: "in"
+    heads a clause whose noun is "city".
     """
     rest = hop.inner_query.split(" ", 1)[-1]
     return not question_terms(hop.head) and ASKING_CLAUSE_RE.match(rest) is not None

@@ -190,20 +190,22 @@ def _fenced(
 ) -> int:
     """Read the fenced block opening at `i` into `blocks`; the line after its closing fence.
 
-    A directive fence opened inside it with the same character (``:::{note}`` in a
-    ``:::{glossary}``) takes the next closing fence, so nested directives close in order.
+    Inside a directive, a directive fence opened with the same character and at least as long
+    (``:::{note}`` in a ``:::{glossary}``) takes the next closing fence, so nested directives
+    close in order. Inside code nothing nests: an example fence with an attribute list
+    (```` ``` { .python } ```` inside a ```` ```` ```` block) or a shorter one is its text.
     """
+    directive = _DIRECTIVE.match(info)
     end, nested = i + 1, 0
     while end < len(lines):
         if _closes(lines[end], marker):
             if nested == 0:
                 break
             nested -= 1
-        elif (opener := _FENCE.match(lines[end])) and opener.group(1)[0] == marker[0]:
-            nested += opener.group(2).startswith("{")  # a directive nested in this one
+        elif directive and _nests(lines[end], marker):
+            nested += 1
         end += 1
     body = dedent(lines[i + 1 : end])
-    directive = _DIRECTIVE.match(info)
     if directive is None:
         blocks += code_block(body)
         return end + 1
@@ -213,6 +215,17 @@ def _fenced(
     else:
         blocks += directive_blocks(name, argument, body, lambda inner: _read(inner, depth + 1))
     return end + 1
+
+
+def _nests(line: str, marker: str) -> bool:
+    """Whether `line` opens a directive whose closing fence would also close `marker`'s."""
+    opener = _FENCE.match(line)
+    return (
+        opener is not None
+        and opener.group(1)[0] == marker[0]
+        and len(opener.group(1)) >= len(marker)
+        and _DIRECTIVE.match(opener.group(2)) is not None
+    )
 
 
 def _admonition_opener(line: str) -> tuple[int, str] | None:

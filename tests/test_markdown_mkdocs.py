@@ -131,3 +131,22 @@ def test_a_definition_list_reads_as_term_colon_definition() -> None:
 def test_a_footnote_definition_leaves_its_text() -> None:
     (section,) = markdown_sections("The wick glows.[^w]\n\n[^w]: Needs Lantern on Quill.\n")
     assert section.text == "The wick glows. Needs Lantern on Quill."
+
+
+def test_a_fence_inside_a_longer_code_fence_is_its_text_not_a_nested_directive() -> None:
+    """An example fence with an attribute list ("``` { .python }") nests nothing: the longer
+    fence around it closes at its own closing line, and the page reads on as prose."""
+    page = (
+        "# Kettle\n\n## Syntax\n\nAn example:\n\n"
+        '```` md-render\n``` { .python title="Kettle" }\nboil()\n```\n````\n\n'
+        "## Usage\n\nThe spout_prefix option sets the prefix. Default: `spout-`.\n"
+    )
+    sections = markdown_sections(page)
+    assert [s.headings for s in sections] == [("Kettle", "Syntax"), ("Kettle", "Usage")]
+    assert sections[1].text == "The spout_prefix option sets the prefix. Default: spout-."
+
+
+def test_directives_nested_in_a_directive_still_close_in_order() -> None:
+    page = ":::{glossary}\nWick\n:::{note}\nTrim it.\n:::\nKeep it dry.\n:::\n\nAfter.\n"
+    (section,) = markdown_sections(page)
+    assert section.text == "Wick Trim it. Keep it dry. After."

@@ -25,10 +25,14 @@ from graph.models.offline.reading import (
 )
 from graph.models.offline.short_answers import question_kind
 from graph.models.offline.sources import ranked, search_sources
-from graph.models.offline.tuning.search import ASKING_CLAUSE_RE, BRIDGE_PASSAGES
+from graph.models.offline.tuning.search import (
+    ASKING_CLAUSE_RE,
+    BRIDGE_PASSAGES,
+)
 from graph.models.support import coverage, question_terms, spelled_out
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
+from tools.change_notes import asks_about_changes, is_change_note
 from tools.expand import stem
 from tools.search_protocol import SearchSource
 
@@ -55,8 +59,21 @@ class Turn:
 
     @cached_property
     def hits(self) -> list[Hit]:
-        """Every hit of every search that ran, in retrieval order."""
-        return [hit for s in self.searches if s.ok for hit in s.hits]
+        """Every hit of every search that ran, in retrieval order, change notes aside.
+
+        Unless the question asks about changes (`tools.change_notes.asks_about_changes`), a
+        change note (`tools.change_notes.is_change_note`: a changelog's or release notes'
+        passage) is read only when no other passage was found: a changelog line mentions a
+        feature, the page documenting it answers.
+        """
+        return self.read([hit for s in self.searches if s.ok for hit in s.hits])
+
+    def read(self, found: list[Hit]) -> list[Hit]:
+        """The hits of `found` the turn reads: change notes aside (see `hits`)."""
+        if asks_about_changes(self.question):
+            return found
+        pages = [hit for hit in found if not is_change_note(str(hit.get("title") or ""))]
+        return pages or found
 
     @cached_property
     def weight(self) -> Callable[[str], float]:
@@ -132,7 +149,7 @@ def find_bridge(turn: Turn) -> Bridge | None:
     hop = turn.hop
     if hop is None or not turn.searches or not turn.searches[0].hits:
         return None
-    hits = turn.searches[0].hits[:BRIDGE_PASSAGES]
+    hits = turn.read(turn.searches[0].hits)[:BRIDGE_PASSAGES]
     asked = {stem(w) for w in words(turn.question)}
     capitalised = mid_capitals([*(str(h.get("text", "")) for h in hits), turn.question])
     best: tuple[tuple[float, ...], Bridge] | None = None
@@ -174,7 +191,7 @@ def new_name(turn: Turn) -> Lead | None:
         return None
     asked = {stem(w) for w in words(turn.question)}
     best: Lead | None = None
-    for hit in last.hits[:BRIDGE_PASSAGES]:
+    for hit in turn.read(last.hits)[:BRIDGE_PASSAGES]:
         for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
             for name in names(sentence):

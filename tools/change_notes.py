@@ -50,6 +50,7 @@ CHANGE_QUESTION_RE = re.compile(
 "deprecated", "since when", "stopped supporting"): change notes are searched and read for it
 like any passage."""
 
+
 def is_change_note(title: str) -> bool:
     """Whether a passage titled `title` is a changelog or release-notes passage."""
     path, *headings = title.split(TITLE_SEPARATOR)

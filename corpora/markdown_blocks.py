@@ -162,7 +162,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
             continue
         elif item:
             in_list, paragraph = True, [line[item.end() :]]
-        elif _is_row(line) and not in_list:
+        elif (_is_row(line) or _heads_table(lines, i)) and not in_list:
             blocks += prose_block(" ".join(paragraph))
             paragraph, i = [], _table(lines, i, blocks)
             continue
@@ -291,10 +291,25 @@ def _is_row(line: str) -> bool:
     return stripped.startswith("|") and "|" in stripped[1:]
 
 
+def _heads_table(lines: list[str], i: int) -> bool:
+    """Whether line `i` is the header row of a table written without outer pipes.
+
+    It holds a ``|`` and the next line is a delimiter row holding one too (``--- | ---``).
+    """
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    return "|" in lines[i] and "|" in following and _TABLE_RULE.match(following) is not None
+
+
 def _table(lines: list[str], i: int, blocks: list[Block]) -> int:
-    """Read the table starting at `i` into `blocks`, a row a line; the line after it."""
+    """Read the table starting at `i` into `blocks`, a row a line; the line after it.
+
+    A table written without outer pipes (``a | b``) runs while its lines hold a ``|``.
+    """
     rows: list[str] = []
-    while i < len(lines) and (_is_row(lines[i]) or _TABLE_RULE.match(lines[i])):
+    bare = not _is_row(lines[i])
+    while i < len(lines) and (
+        _is_row(lines[i]) or _TABLE_RULE.match(lines[i]) or (bare and "|" in lines[i])
+    ):
         cells = [] if _TABLE_RULE.match(lines[i]) else [c for c in _cells(lines[i]) if c]
         if cells:
             rows.append(" | ".join(cells))

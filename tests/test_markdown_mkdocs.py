@@ -102,6 +102,26 @@ def test_a_table_row_is_a_sentence_of_its_own_and_its_cells_stay_apart() -> None
     )
 
 
+def test_a_table_without_outer_pipes_is_a_table_too() -> None:
+    """GFM and Python-Markdown tables may leave out the outer pipes.
+
+    A header row, then a delimiter row holding a pipe, start one.
+    """
+    page = (
+        "Kettles:\n\n"
+        "Model    | Litres | Element\n"
+        "-------- | ------ | -------\n"
+        "`Brio`   | 1.7    | coil\n"
+        "Stout    | 2      | plate\n\n"
+        "Pick one.\n\n---\n\nA break | then prose."
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Kettles:\n\nModel | Litres | Element\n\nBrio | 1.7 | coil\n\nStout | 2 | plate"
+        "\n\nPick one. A break | then prose."
+    )
+
+
 def test_a_pipe_inside_a_list_item_or_prose_is_no_table() -> None:
     (section,) = markdown_sections("- run `a | b` first\n\nUse x | y to pipe.")
     assert "\n" not in section.text and "a | b" in section.text

@@ -186,6 +186,18 @@ def test_a_which_that_asks_the_question_after_a_preposition_opens_no_hop() -> No
     ).hop
 
 
+def test_first_search_adds_the_finite_form_of_a_does_questions_closing_verb() -> None:
+    """ "does Orion retry" is answered by "Orion retries": the form the passages hold joins."""
+    question = "How many times does the Orion billing service retry?"
+    first = decide(tools(), 6, question, [])
+    assert first.args["query"].split()[-1] == "retries"
+    assert "'retries' (the verb as a statement writes it)" in first.thought
+    short = decide(tools(), 6, "When does Orion retry?", [])  # 2 words: the form would lead
+    assert "retries" not in short.args["query"]
+    unheld = decide(tools(), 6, "Which office does the Ledger team manage?", [])
+    assert "manages" not in unheld.args["query"]  # no passage writes "manages"
+
+
 def test_a_search_without_term_statistics_knows_no_name_to_be_unknown() -> None:
     class Remote:
         """A search tool that weighs every word the same, like a remote one."""

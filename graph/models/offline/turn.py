@@ -28,6 +28,8 @@ from graph.models.offline.sources import ranked, search_sources
 from graph.models.offline.tuning.search import (
     ASKING_CLAUSE_RE,
     BRIDGE_PASSAGES,
+    DO_VERB_RE,
+    FINITE_ENDINGS,
 )
 from graph.models.support import coverage, question_terms, spelled_out
 from graph.models.tool_weight import tool_weight
@@ -199,6 +201,24 @@ def new_name(turn: Turn) -> Lead | None:
                     if best is None or value > best.coverage:
                         best = Lead(name.text, value)
     return best
+
+
+def finite_forms(question: str) -> list[str]:
+    """The finite forms of the verb a "does"/"did" question ends with (`DO_VERB_RE`).
+
+    "Which Python versions does Werkzeug support?" gives "supports", "supportes"; the search
+    tool keeps the ones it holds.
+    """
+    match = DO_VERB_RE.search(question)
+    if match is None:
+        return []
+    verb = match.group("verb")
+    forms = []
+    for ending in FINITE_ENDINGS[match.group("aux").lower()]:
+        base = verb[:-1] if ending.startswith("i") else verb
+        if not ending.startswith("i") or verb.endswith("y"):
+            forms.append(base + ending)
+    return forms
 
 
 def written_capitalised(text: str) -> set[str]:

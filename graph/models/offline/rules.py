@@ -130,10 +130,16 @@ def first_search(turn: Turn) -> Action | None:
 
 
 def held_forms(turn: Turn, query: str) -> list[str]:
-    """The finite forms of the question's closing verb (`finite_forms`) the search tool holds."""
-    tool = turn.route(query)
+    """The finite forms of the question's closing verb (`finite_forms`) the search tool holds.
+
+    Only a tool with a BM25 index can tell (`doc_freq`); a foreign or remote search, which
+    weighs every word alike, is asked the question's words alone.
+    """
+    index = getattr(turn.route(query), "index", None)
+    if index is None:
+        return []
     asked = set(query.lower().split())
-    return [f for f in finite_forms(turn.question) if f not in asked and tool.term_weight(f) > 0]
+    return [f for f in finite_forms(turn.question) if f not in asked and index.doc_freq(f) > 0]
 
 
 def second_hop(turn: Turn) -> Action | None:

@@ -99,7 +99,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         return flat(lines)
     blocks: list[Block] = []
     paragraph: list[str] = []
-    in_list = after_blank = False
+    in_list = after_blank = is_item = False
     defined: str | None = None  # the term the paragraph defines, if it is a definition
     last: tuple[str, bool] | None = None  # a term just before a blank line; pop its block?
     i = 0
@@ -109,14 +109,14 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         fence = _FENCE.match(line)
         if not line.strip():
             last = _term(paragraph, defined)
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph, after_blank, defined = [], True, None
             i += 1
             continue
         definition = _DEFINITION.match(line)
         if definition and (paragraph or last):
             if defined is not None:  # a second definition right under the first
-                blocks += prose_block(" ".join(paragraph))
+                blocks += _prose(paragraph, is_item)
             elif paragraph:
                 defined = " ".join(paragraph)
             elif last is not None:
@@ -125,11 +125,12 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
                     blocks.pop()
             defined = (defined or "").strip().rstrip(":").rstrip()
             paragraph, last, after_blank = [f"{defined}: {definition.group(1)}"], None, False
+            is_item = False
             i += 1
             continue
         last = None
         if fence and (fence.group(1)[0] != ":" or fence.group(2).startswith("{")):
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks, depth)
             continue
         if paragraph and not in_list and _SETEXT.match(line):
@@ -151,7 +152,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         heading = _ATX.match(line)
         item = LIST_ITEM.match(line)
         if heading or item or _SKIP.match(line) or _TABLE_RULE.match(line) or "<!--" in line:
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph = []
         if heading:
             in_list = False
@@ -161,17 +162,23 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
             i = _after_comment(lines, i)
             continue
         elif item:
-            in_list, paragraph = True, [line[item.end() :]]
+            in_list, paragraph, is_item = True, [line[item.end() :]], True
         elif (_is_row(line) or _heads_table(lines, i)) and not in_list:
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph, i = [], _table(lines, i, blocks)
             continue
         elif not (_SKIP.match(line) or _TABLE_RULE.match(line)):
             in_list = in_list and not (after_blank and line[0] not in " \t")
+            is_item = is_item and bool(paragraph)  # a new paragraph is no item's
             paragraph.append(_row(line.strip()))
         after_blank = False
         i += 1
-    return blocks + prose_block(" ".join(paragraph))
+    return blocks + _prose(paragraph, is_item)
+
+
+def _prose(paragraph: list[str], is_item: bool) -> list[Block]:
+    """The paragraph's prose block, marked when it is a list item's."""
+    return [Block("prose", b.text, item=is_item) for b in prose_block(" ".join(paragraph))]
 
 
 def _term(paragraph: list[str], defined: str | None) -> tuple[str, bool] | None:

@@ -123,7 +123,7 @@ def test_a_table_without_outer_pipes_is_a_table_too() -> None:
 
 
 def test_a_pipe_inside_a_list_item_or_prose_is_no_table() -> None:
-    (section,) = markdown_sections("- run `a | b` first\n\nUse x | y to pipe.")
+    (section,) = markdown_sections("- run `a | b` first.\n\nUse x | y to pipe.")
     assert "\n" not in section.text and "a | b" in section.text
 
 
@@ -170,3 +170,17 @@ def test_directives_nested_in_a_directive_still_close_in_order() -> None:
     page = ":::{glossary}\nWick\n:::{note}\nTrim it.\n:::\nKeep it dry.\n:::\n\nAfter.\n"
     (section,) = markdown_sections(page)
     assert section.text == "Wick Trim it. Keep it dry. After."
+
+
+def test_a_list_item_ending_without_punctuation_ends_its_sentence() -> None:
+    """A changelog item ("* Drop support for Kettle 1") is a statement of its own; an item
+    ending in a full stop or a colon runs on as before."""
+    page = (
+        "* Drop support for Kettle 1\n\n    Kettle 1 reaches end of life.\n\n"
+        "* Fix the lid latch.\n* Options:\n* `spout`\n"
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Drop support for Kettle 1\n\nKettle 1 reaches end of life. Fix the lid latch. Options: "
+        "spout"
+    )

@@ -30,6 +30,8 @@ class Block:
     text: str
     level: int = 0
     """A heading's level (1 for the top); 0 for prose and code."""
+    item: bool = False
+    """Prose that is a list item's first paragraph."""
 
 
 MAX_LEVEL = 4

@@ -5,7 +5,8 @@ emphasis is read inside them), roles (``:func:`x```, ``{ref}`text <target>```) a
 references (```text <url>`_``) keep their text, Markdown links and images keep their text and
 alt, inline HTML tags, footnote
 marks, attribute lists (``{: #id }``, ``{ .class }``, not a Jinja ``{# comment #}``) and
-backslash escapes go, and whitespace collapses.
+backslash escapes go, character references outside code read as their character (``&nbsp;``
+as a space, ``&amp;`` as ``&``), and whitespace collapses.
 
 Every step is linear in the length of the line, whatever it holds (128 KB of ``<``, 32 KB of
 backticks): backtick runs are paired by one scan (`_code_spans`), and each remaining pattern's
@@ -15,6 +16,7 @@ rescanning the rest of the line.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from collections import defaultdict
@@ -42,6 +44,9 @@ _INLINE = (
     (re.compile(r"\\ "), ""),  # rst escaped space ("`block`\ s")
     (re.compile(r"\\([!-/:-@\[-`{-~])"), r"\1"),  # backslash escape of punctuation
 )
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+"""An HTML character reference (``&nbsp;``, ``&#8212;``): read as its character, as Markdown
+renders it, except inside a code span."""
 _NAMED_ROLES = {"pep": "PEP {}", "rfc": "RFC {}"}
 
 
@@ -61,6 +66,7 @@ def clean_inline(text: str) -> str:
     text = "".join(out)
     for pattern, repl in _INLINE:
         text = pattern.sub(repl, text)
+    text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     text = _PLACEHOLDER.sub(lambda m: kept[int(m.group(1))], text)
     return " ".join(text.split())
 

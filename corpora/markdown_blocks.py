@@ -99,7 +99,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         return flat(lines)
     blocks: list[Block] = []
     paragraph: list[str] = []
-    in_list = after_blank = False
+    in_list = after_blank = is_item = False
     defined: str | None = None  # the term the paragraph defines, if it is a definition
     last: tuple[str, bool] | None = None  # a term just before a blank line; pop its block?
     i = 0
@@ -109,14 +109,14 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         fence = _FENCE.match(line)
         if not line.strip():
             last = _term(paragraph, defined)
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph, after_blank, defined = [], True, None
             i += 1
             continue
         definition = _DEFINITION.match(line)
         if definition and (paragraph or last):
             if defined is not None:  # a second definition right under the first
-                blocks += prose_block(" ".join(paragraph))
+                blocks += _prose(paragraph, is_item)
             elif paragraph:
                 defined = " ".join(paragraph)
             elif last is not None:
@@ -125,11 +125,12 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
                     blocks.pop()
             defined = (defined or "").strip().rstrip(":").rstrip()
             paragraph, last, after_blank = [f"{defined}: {definition.group(1)}"], None, False
+            is_item = False
             i += 1
             continue
         last = None
         if fence and (fence.group(1)[0] != ":" or fence.group(2).startswith("{")):
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph, i = [], _fenced(lines, i, fence.group(1), fence.group(2), blocks, depth)
             continue
         if paragraph and not in_list and _SETEXT.match(line):
@@ -151,7 +152,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         heading = _ATX.match(line)
         item = LIST_ITEM.match(line)
         if heading or item or _SKIP.match(line) or _TABLE_RULE.match(line) or "<!--" in line:
-            blocks += prose_block(" ".join(paragraph))
+            blocks += _prose(paragraph, is_item)
             paragraph = []
         if heading:
             in_list = False
@@ -161,17 +162,23 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
             i = _after_comment(lines, i)
             continue
         elif item:
-            in_list, paragraph = True, [line[item.end() :]]
-        elif _is_row(line) and not in_list:
-            blocks += prose_block(" ".join(paragraph))
+            in_list, paragraph, is_item = True, [line[item.end() :]], True
+        elif (_is_row(line) or _heads_table(lines, i)) and not in_list:
+            blocks += _prose(paragraph, is_item)
             paragraph, i = [], _table(lines, i, blocks)
             continue
         elif not (_SKIP.match(line) or _TABLE_RULE.match(line)):
             in_list = in_list and not (after_blank and line[0] not in " \t")
+            is_item = is_item and bool(paragraph)  # a new paragraph is no item's
             paragraph.append(_row(line.strip()))
         after_blank = False
         i += 1
-    return blocks + prose_block(" ".join(paragraph))
+    return blocks + _prose(paragraph, is_item)
+
+
+def _prose(paragraph: list[str], is_item: bool) -> list[Block]:
+    """The paragraph's prose block, marked when it is a list item's."""
+    return [Block("prose", b.text, item=is_item) for b in prose_block(" ".join(paragraph))]
 
 
 def _term(paragraph: list[str], defined: str | None) -> tuple[str, bool] | None:
@@ -190,20 +197,22 @@ def _fenced(
 ) -> int:
     """Read the fenced block opening at `i` into `blocks`; the line after its closing fence.
 
-    A directive fence opened inside it with the same character (``:::{note}`` in a
-    ``:::{glossary}``) takes the next closing fence, so nested directives close in order.
+    Inside a directive, a directive fence opened with the same character and at least as long
+    (``:::{note}`` in a ``:::{glossary}``) takes the next closing fence, so nested directives
+    close in order. Inside code nothing nests: an example fence with an attribute list
+    (```` ``` { .python } ```` inside a ```` ```` ```` block) or a shorter one is its text.
     """
+    directive = _DIRECTIVE.match(info)
     end, nested = i + 1, 0
     while end < len(lines):
         if _closes(lines[end], marker):
             if nested == 0:
                 break
             nested -= 1
-        elif (opener := _FENCE.match(lines[end])) and opener.group(1)[0] == marker[0]:
-            nested += opener.group(2).startswith("{")  # a directive nested in this one
+        elif directive and _nests(lines[end], marker):
+            nested += 1
         end += 1
     body = dedent(lines[i + 1 : end])
-    directive = _DIRECTIVE.match(info)
     if directive is None:
         blocks += code_block(body)
         return end + 1
@@ -213,6 +222,17 @@ def _fenced(
     else:
         blocks += directive_blocks(name, argument, body, lambda inner: _read(inner, depth + 1))
     return end + 1
+
+
+def _nests(line: str, marker: str) -> bool:
+    """Whether `line` opens a directive whose closing fence would also close `marker`'s."""
+    opener = _FENCE.match(line)
+    return (
+        opener is not None
+        and opener.group(1)[0] == marker[0]
+        and len(opener.group(1)) >= len(marker)
+        and _DIRECTIVE.match(opener.group(2)) is not None
+    )
 
 
 def _admonition_opener(line: str) -> tuple[int, str] | None:
@@ -278,10 +298,25 @@ def _is_row(line: str) -> bool:
     return stripped.startswith("|") and "|" in stripped[1:]
 
 
+def _heads_table(lines: list[str], i: int) -> bool:
+    """Whether line `i` is the header row of a table written without outer pipes.
+
+    It holds a ``|`` and the next line is a delimiter row holding one too (``--- | ---``).
+    """
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    return "|" in lines[i] and "|" in following and _TABLE_RULE.match(following) is not None
+
+
 def _table(lines: list[str], i: int, blocks: list[Block]) -> int:
-    """Read the table starting at `i` into `blocks`, a row a line; the line after it."""
+    """Read the table starting at `i` into `blocks`, a row a line; the line after it.
+
+    A table written without outer pipes (``a | b``) runs while its lines hold a ``|``.
+    """
     rows: list[str] = []
-    while i < len(lines) and (_is_row(lines[i]) or _TABLE_RULE.match(lines[i])):
+    bare = not _is_row(lines[i])
+    while i < len(lines) and (
+        _is_row(lines[i]) or _TABLE_RULE.match(lines[i]) or (bare and "|" in lines[i])
+    ):
         cells = [] if _TABLE_RULE.match(lines[i]) else [c for c in _cells(lines[i]) if c]
         if cells:
             rows.append(" | ".join(cells))

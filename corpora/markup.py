@@ -11,6 +11,7 @@ blank lines in a ```` ``` ```` fence (`Section.text`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -18,6 +19,11 @@ from corpora.blocks import MAX_LEVEL, Block
 from corpora.inline import clean_inline
 from corpora.markdown_blocks import markdown_blocks
 from corpora.rst_blocks import rst_blocks
+
+ITEM_END_RE = re.compile(r"[.!?:;,)\]\"'”’]\s*$")
+"""How a list item ends when the next block may run on from it: a sentence's end (or one
+closing a bracket or a quote), or a colon, semicolon or comma leading on. An item ending with
+a bare word ("* Drop support for Python 2.7") is a statement of its own."""
 
 CODE_FENCE = "```"
 """What a code block is wrapped in inside a passage's text."""
@@ -55,6 +61,8 @@ def units(blocks: tuple[Block, ...] | list[Block]) -> list[str]:
         else:
             out.append(block.text)
             prose = True
+        if block.kind == "prose" and block.item and not ITEM_END_RE.search(block.text):
+            prose = False  # the item's last words end a sentence: the next block starts one
     return out
 
 
@@ -78,7 +86,7 @@ def sections(blocks: list[Block]) -> list[Section]:
         elif block.kind == "prose":
             text = clean_inline(block.text)
             if text:
-                current.append(Block("prose", text))
+                current.append(Block("prose", text, item=block.item))
         elif block.kind == "table":
             rows = [row for row in (clean_inline(r) for r in block.text.split("\n")) if row]
             if rows:

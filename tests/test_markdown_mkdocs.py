@@ -102,8 +102,28 @@ def test_a_table_row_is_a_sentence_of_its_own_and_its_cells_stay_apart() -> None
     )
 
 
+def test_a_table_without_outer_pipes_is_a_table_too() -> None:
+    """GFM and Python-Markdown tables may leave out the outer pipes.
+
+    A header row, then a delimiter row holding a pipe, start one.
+    """
+    page = (
+        "Kettles:\n\n"
+        "Model    | Litres | Element\n"
+        "-------- | ------ | -------\n"
+        "`Brio`   | 1.7    | coil\n"
+        "Stout    | 2      | plate\n\n"
+        "Pick one.\n\n---\n\nA break | then prose."
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Kettles:\n\nModel | Litres | Element\n\nBrio | 1.7 | coil\n\nStout | 2 | plate"
+        "\n\nPick one. A break | then prose."
+    )
+
+
 def test_a_pipe_inside_a_list_item_or_prose_is_no_table() -> None:
-    (section,) = markdown_sections("- run `a | b` first\n\nUse x | y to pipe.")
+    (section,) = markdown_sections("- run `a | b` first.\n\nUse x | y to pipe.")
     assert "\n" not in section.text and "a | b" in section.text
 
 
@@ -131,3 +151,36 @@ def test_a_definition_list_reads_as_term_colon_definition() -> None:
 def test_a_footnote_definition_leaves_its_text() -> None:
     (section,) = markdown_sections("The wick glows.[^w]\n\n[^w]: Needs Lantern on Quill.\n")
     assert section.text == "The wick glows. Needs Lantern on Quill."
+
+
+def test_a_fence_inside_a_longer_code_fence_is_its_text_not_a_nested_directive() -> None:
+    """An example fence with an attribute list ("``` { .python }") nests nothing: the longer
+    fence around it closes at its own closing line, and the page reads on as prose."""
+    page = (
+        "# Kettle\n\n## Syntax\n\nAn example:\n\n"
+        '```` md-render\n``` { .python title="Kettle" }\nboil()\n```\n````\n\n'
+        "## Usage\n\nThe spout_prefix option sets the prefix. Default: `spout-`.\n"
+    )
+    sections = markdown_sections(page)
+    assert [s.headings for s in sections] == [("Kettle", "Syntax"), ("Kettle", "Usage")]
+    assert sections[1].text == "The spout_prefix option sets the prefix. Default: spout-."
+
+
+def test_directives_nested_in_a_directive_still_close_in_order() -> None:
+    page = ":::{glossary}\nWick\n:::{note}\nTrim it.\n:::\nKeep it dry.\n:::\n\nAfter.\n"
+    (section,) = markdown_sections(page)
+    assert section.text == "Wick Trim it. Keep it dry. After."
+
+
+def test_a_list_item_ending_without_punctuation_ends_its_sentence() -> None:
+    """A changelog item ("* Drop support for Kettle 1") is a statement of its own; an item
+    ending in a full stop or a colon runs on as before."""
+    page = (
+        "* Drop support for Kettle 1\n\n    Kettle 1 reaches end of life.\n\n"
+        "* Fix the lid latch.\n* Options:\n* `spout`\n"
+    )
+    (section,) = markdown_sections(page)
+    assert section.text == (
+        "Drop support for Kettle 1\n\nKettle 1 reaches end of life. Fix the lid latch. Options: "
+        "spout"
+    )

@@ -130,7 +130,7 @@ def test_markdown_code_stays_code_and_myst_directives_leave_their_text(tmp_path:
         "The Gate closes in 3 seconds; see the seal.\n\n"
         "```\n# not a heading\nvalve.close()\n```\n\n"
         "```\n# indented code, not a heading either\nvalve.open()\n```\n\n"
-        "a list item still the list, not code "
+        "a list item\n\nstill the list, not code "
         "New in version 1.2. Valves report their position. Never force the wheel. "
         "Grease the stem yearly.\n\n"
         "```\n# rst code inside MyST\nvalvectl grease\n```"

@@ -28,6 +28,7 @@ HOSTILE = [
     "<a " * (N // 3),
     ":r:" * (N // 3) + "`x`",
     "{r}" * (N // 3) + "`x`",
+    "&a" * (N // 2),
 ]
 
 
@@ -44,3 +45,10 @@ def test_what_hostile_lines_leave() -> None:
     assert clean_inline("`" * (N // 4)) == "`" * (N // 4)  # one run, no partner: text
     assert clean_inline("`a`b`c`d") == "abcd"  # two code spans, the text between them kept
     assert clean_inline("x *a " * 3) == "x *a x *a x *a"  # no closing mark: left as written
+
+
+def test_character_references_read_as_their_character_outside_code() -> None:
+    assert clean_inline("&nbsp; &nbsp; Descaling &amp; rinsing &#8212; `a &amp; b`") == (
+        "Descaling & rinsing \u2014 a &amp; b"
+    )
+    assert clean_inline("AT&T; R&D, &unknownthing") == "AT&T; R&D, &unknownthing"

@@ -175,6 +175,29 @@ def test_a_yes_no_question_with_a_relative_clause_is_searched_in_one_hop() -> No
     assert Turn("Who manages the team that maintains Orion?", [], tools(), 6).hop is not None
 
 
+def test_a_which_that_asks_the_question_after_a_preposition_opens_no_hop() -> None:
+    """ "of which team does ..." is the question's own "which" (a noun, then "do")."""
+    question = "The rooftop garden of which office does the Ledger team use?"
+    assert Turn(question, [], tools(), 6).hop is None
+    first = decide(tools(), 6, question, [])
+    assert first.thought.startswith("first_search:") and "two hops" not in first.thought
+    assert Turn(
+        "Who cools the servers of the office in which the Ledger team works?", [], tools(), 6
+    ).hop
+
+
+def test_first_search_adds_the_finite_form_of_a_does_questions_closing_verb() -> None:
+    """ "does Orion retry" is answered by "Orion retries": the form the passages hold joins."""
+    question = "How many times does the Orion billing service retry?"
+    first = decide(tools(), 6, question, [])
+    assert first.args["query"].split()[-1] == "retries"
+    assert "'retries' (the verb as a statement writes it)" in first.thought
+    short = decide(tools(), 6, "When does Orion retry?", [])  # 2 words: the form would lead
+    assert "retries" not in short.args["query"]
+    unheld = decide(tools(), 6, "Which office does the Ledger team manage?", [])
+    assert "manages" not in unheld.args["query"]  # no passage writes "manages"
+
+
 def test_a_search_without_term_statistics_knows_no_name_to_be_unknown() -> None:
     class Remote:
         """A search tool that weighs every word the same, like a remote one."""

@@ -25,6 +25,7 @@ from graph.models.offline.short_answers import short_answer
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
+    FORMS_MIN_WORDS,
     LEAD_SENTENCE_SHARE,
     MAX_UNMATCHED_TERMS,
     ONE_SEARCH_LEFT,
@@ -35,6 +36,7 @@ from graph.models.offline.turn import (
     brought_something_new,
     content_words,
     find_bridge,
+    finite_forms,
     new_name,
     written_capitalised,
 )
@@ -119,7 +121,25 @@ def first_search(turn: Turn) -> Action | None:
         inner = turn.hop.inner_query
         return search(turn, f"first_search: two hops; first find {inner!r}", inner)
     query = " ".join(content_words(turn.question)) or turn.question
-    return search(turn, f"first_search: {len(query.split())} question words", query)
+    thought = f"first_search: {len(query.split())} question words"
+    forms = held_forms(turn, query) if len(query.split()) >= FORMS_MIN_WORDS else []
+    if forms:
+        thought += f" and {', '.join(map(repr, forms))} (the verb as a statement writes it)"
+        query = " ".join([query, *forms])
+    return search(turn, thought, query)
+
+
+def held_forms(turn: Turn, query: str) -> list[str]:
+    """The finite forms of the question's closing verb (`finite_forms`) the search tool holds.
+
+    Only a tool with a BM25 index can tell (`doc_freq`); a foreign or remote search, which
+    weighs every word alike, is asked the question's words alone.
+    """
+    index = getattr(turn.route(query), "index", None)
+    if index is None:
+        return []
+    asked = set(query.lower().split())
+    return [f for f in finite_forms(turn.question) if f not in asked and index.doc_freq(f) > 0]
 
 
 def second_hop(turn: Turn) -> Action | None:

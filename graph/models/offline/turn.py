@@ -25,10 +25,16 @@ from graph.models.offline.reading import (
 )
 from graph.models.offline.short_answers import question_kind
 from graph.models.offline.sources import ranked, search_sources
-from graph.models.offline.tuning.search import BRIDGE_PASSAGES
+from graph.models.offline.tuning.search import (
+    ASKING_CLAUSE_RE,
+    BRIDGE_PASSAGES,
+    DO_VERB_RE,
+    FINITE_ENDINGS,
+)
 from graph.models.support import coverage, question_terms, spelled_out
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
+from tools.change_notes import asks_about_changes, is_change_note
 from tools.expand import stem
 from tools.search_protocol import SearchSource
 
@@ -55,8 +61,21 @@ class Turn:
 
     @cached_property
     def hits(self) -> list[Hit]:
-        """Every hit of every search that ran, in retrieval order."""
-        return [hit for s in self.searches if s.ok for hit in s.hits]
+        """Every hit of every search that ran, in retrieval order, change notes aside.
+
+        Unless the question asks about changes (`tools.change_notes.asks_about_changes`), a
+        change note (`tools.change_notes.is_change_note`: a changelog's or release notes'
+        passage) is read only when no other passage was found: a changelog line mentions a
+        feature, the page documenting it answers.
+        """
+        return self.read([hit for s in self.searches if s.ok for hit in s.hits])
+
+    def read(self, found: list[Hit]) -> list[Hit]:
+        """The hits of `found` the turn reads: change notes aside (see `hits`)."""
+        if asks_about_changes(self.question):
+            return found
+        pages = [hit for hit in found if not is_change_note(str(hit.get("title") or ""))]
+        return pages or found
 
     @cached_property
     def weight(self) -> Callable[[str], float]:
@@ -73,11 +92,13 @@ class Turn:
         """The question's relative clause, when it is asked in two hops.
 
         Never for a yes/no question: "Are the extensions that ship with X supported?" asks about
-        the extensions themselves, and its clause is no bridge to find first.
+        the extensions themselves, and its clause is no bridge to find first. Never when the
+        clause asks the question itself (`asks_itself`).
         """
         if self.kind == "yesno":
             return None
-        return split_relative_clause(self.question)
+        hop = split_relative_clause(self.question)
+        return None if hop is None or asks_itself(hop) else hop
 
     @cached_property
     def arithmetic(self) -> Arithmetic | None:
@@ -96,6 +117,17 @@ class Turn:
     def tried(self) -> set[str]:
         """The queries already run, normalized."""
         return {" ".join(str(s.args.get("query", "")).casefold().split()) for s in self.searches}
+
+
+def asks_itself(hop: Hop) -> bool:
+    """Whether a relative clause's "which" is the question's own, not a relative pronoun.
+
+    A function word heads it and a noun and "do" follow (`ASKING_CLAUSE_RE`: "The return
+    value of which processor does X look at?"). "the city in which X died" keeps its hop: "in"
+    heads a clause whose noun is "city".
+    """
+    rest = hop.inner_query.split(" ", 1)[-1]
+    return not question_terms(hop.head) and ASKING_CLAUSE_RE.match(rest) is not None
 
 
 @dataclass(frozen=True)
@@ -119,7 +151,7 @@ def find_bridge(turn: Turn) -> Bridge | None:
     hop = turn.hop
     if hop is None or not turn.searches or not turn.searches[0].hits:
         return None
-    hits = turn.searches[0].hits[:BRIDGE_PASSAGES]
+    hits = turn.read(turn.searches[0].hits)[:BRIDGE_PASSAGES]
     asked = {stem(w) for w in words(turn.question)}
     capitalised = mid_capitals([*(str(h.get("text", "")) for h in hits), turn.question])
     best: tuple[tuple[float, ...], Bridge] | None = None
@@ -161,7 +193,7 @@ def new_name(turn: Turn) -> Lead | None:
         return None
     asked = {stem(w) for w in words(turn.question)}
     best: Lead | None = None
-    for hit in last.hits[:BRIDGE_PASSAGES]:
+    for hit in turn.read(last.hits)[:BRIDGE_PASSAGES]:
         for sentence in prose(hit):
             value = coverage(turn.question, [sentence], turn.weight)
             for name in names(sentence):
@@ -169,6 +201,24 @@ def new_name(turn: Turn) -> Lead | None:
                     if best is None or value > best.coverage:
                         best = Lead(name.text, value)
     return best
+
+
+def finite_forms(question: str) -> list[str]:
+    """The finite forms of the verb a "does"/"did" question ends with (`DO_VERB_RE`).
+
+    "Which Python versions does Werkzeug support?" gives "supports", "supportes"; the search
+    tool keeps the ones it holds.
+    """
+    match = DO_VERB_RE.search(question)
+    if match is None:
+        return []
+    verb = match.group("verb")
+    forms = []
+    for ending in FINITE_ENDINGS[match.group("aux").lower()]:
+        base = verb[:-1] if ending.startswith("i") else verb
+        if not ending.startswith("i") or verb.endswith("y"):
+            forms.append(base + ending)
+    return forms
 
 
 def written_capitalised(text: str) -> set[str]:

@@ -48,6 +48,12 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 """An HTML character reference (``&nbsp;``, ``&#8212;``): read as its character, as Markdown
 renders it, except inside a code span."""
 _NAMED_ROLES = {"pep": "PEP {}", "rfc": "RFC {}"}
+_LINK_ROLES = frozenset({"ref", "doc", "numref"})
+"""Roles whose bare target is a label or a page path (``:ref:`pull-request-docs```,
+``:doc:`extending/index```): Sphinx shows the section's or page's title there, so the target
+reads as its words, capitalised as a title is ("Pull request docs"), not as one hyphenated
+token run into the sentence."""
+_LABEL_SEPARATORS = re.compile(r"[-_/]+")
 
 
 def clean_inline(text: str) -> str:
@@ -125,7 +131,11 @@ def _span_text(text: str, span: _Span) -> tuple[int, str]:
 
 
 def _role_text(name: str, inner: str) -> str:
-    """What a role shows: the text of ``text <target>``, else the target (``~a.b`` as ``b``)."""
+    """What a role shows: the text of ``text <target>``, else the target (``~a.b`` as ``b``).
+
+    A bare label or page of a link role (`_LINK_ROLES`) reads as its words, capitalised, its
+    page's last part for a path ("extending/custom_error_handling" as "Custom error handling").
+    """
     target = _TARGET.match(inner)
     if target and target.group(1):
         return target.group(1).strip()
@@ -133,4 +143,7 @@ def _role_text(name: str, inner: str) -> str:
     if shown.startswith("~"):
         shown = shown[1:].rsplit(".", 1)[-1]
     shown = shown.lstrip("!")
+    if name in _LINK_ROLES and not target:
+        words = _LABEL_SEPARATORS.sub(" ", shown.rsplit("/", 1)[-1]).strip()
+        return words[:1].upper() + words[1:]
     return _NAMED_ROLES[name].format(shown) if name in _NAMED_ROLES else shown

@@ -145,6 +145,18 @@ def test_code_spans_keep_their_text_verbatim() -> None:
     assert section.text == "A __slots__ class and a link."
 
 
+def test_a_bare_ref_or_doc_target_reads_as_its_words_capitalised_like_a_title() -> None:
+    (section,) = rst_sections(
+        "* :ref:`pump-release-notes`: did you add a note?\n"
+        "* See the :doc:`guides/seal_care` page or :ref:`the seal <seal>`, and :func:`~a.prime`."
+    )
+    assert section.text == (
+        "Pump release notes: did you add a note? See the Seal care page or the seal, and prime."
+    )
+    (section,) = markdown_sections("Read {ref}`valve-sizes` first.")
+    assert section.text == "Read Valve sizes first."
+
+
 def test_a_long_section_is_cut_between_prose_and_code_never_inside_a_fence(
     tmp_path: Path,
 ) -> None:

@@ -299,7 +299,11 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_one_before_names() 
         scorer("Can token cards be spent on tour tickets?", "yesno"),
         [{"id": "s1", "text": text, "score": 2.0}],
     )
-    assert answer is not None and answer.text.startswith("They never expire")
+    assert answer is not None and answer.context == 1  # the sentence "They" points back at
+    assert answer.sentences[1:] == [
+        "They never expire and can be spent in the shop and the cafe, but not on tour tickets."
+    ]
+    assert answer.sentences[0].startswith("Token cards are sold")
 
 
 def test_the_word_after_how_says_what_is_asked_for_not_what_it_is_about() -> None:
@@ -394,9 +398,10 @@ def test_here_opening_a_sentence_points_back_at_the_place_before() -> None:
     found, _ = retrieved_sentences(hits[:1])
     assert bonus(sc, found[1], found[0].text) > bonus(sc, found[1], "")
     answer = compose_answer(sc, hits)
-    assert (
-        answer is not None and answer.text == "Here for the first time he heard rural folk music."
-    )
+    assert answer is not None and answer.sentences == [
+        "In 1824 Anton spent his summers at Brellin as a guest of a friend.",
+        "Here for the first time he heard rural folk music.",
+    ]
 
 
 def test_a_chain_covering_less_than_the_best_sentence_with_the_kind_does_not_replace_it() -> None:

@@ -205,16 +205,21 @@ def source_sentences(answer: str, cited: Sequence[str]) -> list[str]:
 
     The source holds the largest share of the answer's content words, at least `SOURCE_SHARE`
     (the first of equals); the sentence before it is where a pronoun of it points ("The Atlas
-    scheduler ... . It is owned by the Fleet Platform team.").
+    scheduler ... . It is owned by the Fleet Platform team."). An answer quoting both is drawn
+    from them too: the share is counted over the sentence with the one before it when that
+    holds more.
     """
     wanted = {stem(term) for term in question_terms(answer)}
     best: tuple[float, list[str]] = (0.0, [])
     for text in cited if wanted else ():
         parts = sentences(text)
         for at, sentence in enumerate(parts):
-            held = len(wanted & stems_of([sentence])) / len(wanted)
+            alone = len(wanted & stems_of([sentence])) / len(wanted)
+            pair = parts[max(at - 1, 0) : at + 1]
+            quoted = len(wanted & stems_of(pair)) / len(wanted) if sentence in answer else 0.0
+            held = max(alone, quoted)
             if held > best[0]:
-                best = (held, parts[max(at - 1, 0) : at + 1])
+                best = (held, pair)
     return best[1] if best[0] >= SOURCE_SHARE else []
 
 

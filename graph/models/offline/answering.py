@@ -9,7 +9,8 @@ earbuds carry a 2-year warranty.", or the next sentence of its passage; never fo
 question), each brings what the other lacks (`adds`), the pair adds more than `PAIR_COST`, and
 it covers no less of the question than the best sentence when that one holds a candidate of the
 kind asked for. The answer carries the next sentence when that draws its conclusion
-("Therefore, ...": `concluded`). A sentence ending in ":" carries the code block it
+("Therefore, ...": `concluded`), and the sentence before when it points back at that one
+("This is ...": `antecedent`). A sentence ending in ":" carries the code block it
 introduces, as written.
 """
 
@@ -69,6 +70,9 @@ class Answer:
     whole: bool = False
     """Whether the sentences cover the question as asked rather than a two-hop reading of it
     (its bridge then needs no citing)."""
+    context: int = 0
+    """How many of the first sentences are shown only as what the next one points back at
+    (`antecedent`): the statement is the rest."""
 
     @property
     def text(self) -> str:
@@ -164,14 +168,32 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
             )
             if value > best_score:
                 best_score, chosen = value, pair
-    chosen = concluded(chosen, found)
+    stated = concluded(chosen, found)
+    chosen = antecedent(stated, found)
     sentences = [s.text for s in chosen]
     return Answer(
         sentences=sentences,
         citations=list(dict.fromkeys(s.doc_id for s in chosen)),
         score=best_score,
         shown=[s.shown for s in chosen],
+        context=len(chosen) - len(stated),
     )
+
+
+def antecedent(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentence]:
+    """The chosen sentences with the one before the first when that one points back at it.
+
+    A sentence opening with one of `ANAPHORS` ("This is a reasonable default if you aren't
+    sure.", "They never expire.") says what it says of the sentence before, whose words its
+    score already counted (`bonus`): shown alone, the answer would not say what "this" is.
+    """
+    first = chosen[0]
+    if (words(first.text) or [""])[0] not in ANAPHORS:
+        return chosen
+    for sentence in found:
+        if sentence.doc_id == first.doc_id and sentence.position == first.position - 1:
+            return chosen if sentence in chosen else [sentence, *chosen]
+    return chosen
 
 
 def concluded(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentence]:

@@ -252,7 +252,8 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     table = support_weights(turn.question, turn.weight)
     value = covered(table, cited)
     text = joined(shown)
-    refusal = declines(turn.question, table, cited, value, unknown_names(turn), text)
+    stated = joined(chosen.shown[chosen.context :])  # what "this" points back at states nothing
+    refusal = declines(turn.question, table, cited, value, unknown_names(turn), stated)
     score = f"{chosen.score:.2f} from {', '.join(citations)}"
     if refusal:
         return decline(f"{why}: {refusal}; best sentence score {score}; decline")

@@ -54,3 +54,21 @@ def test_a_measure_asked_needs_a_quantity_in_the_answer() -> None:
     stated = "A line of the Orla manual may be at most 90 characters long."
     assert confidence(question, stated, [stated], [stated], flat).confident
     assert states_quantity("How often is the Orla lamp cleaned?", "It is cleaned daily.")
+
+
+def test_a_number_the_question_writes_is_no_quantity_the_answer_states() -> None:
+    question = "How many lamps does the Orla 3 kit hold?"
+    assert not states_quantity(question, "The Orla 3 kit holds the lamps of the hall.")
+    assert states_quantity(question, "The Orla 3 kit holds 12 lamps.")
+    assert states_quantity(question, "The Orla 3 kit holds 3.5 lamps on average.")
+
+
+def test_how_much_one_thing_differs_from_another_needs_a_ratio_or_a_share() -> None:
+    question = "How much faster is the Orla parser than Brisk?"
+    assert not states_quantity(question, "The Orla parser is much faster than Brisk.")
+    assert not states_quantity(question, "The Orla parser caches 3 tables, so it runs faster.")
+    assert states_quantity(question, "The Orla parser runs 3 times faster than Brisk.")
+    assert states_quantity(question, "It is 40% faster.")
+    assert states_quantity(question, "It parses twice as fast.")
+    assert states_quantity(question, "It is 2.5x faster on nested tables.")
+    assert states_quantity("How much rainwater do the tanks hold?", "They hold 5,000 litres.")

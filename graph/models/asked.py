@@ -53,6 +53,31 @@ and changes no right answer's confidence on any tune set: their answers hold a n
 ("thirteen different states" among them, hence the teens). A version named without a number
 ("the demo version") is a right answer this leaves not confident; no tune question has one."""
 
+COMPARISON_QUESTION_RE = re.compile(
+    r"\bhow (?:much|many times) (?:faster|slower|quicker|bigger|smaller|larger|cheaper|better|"
+    r"worse|more|less|fewer|higher|lower|longer|shorter|heavier|lighter)\b",
+    re.I,
+)
+"""A question asking how much one thing differs from another ("How much faster is X than Y?"):
+its answer states by how much (`RATIO_RE`), not just that it differs.
+
+Four docs sets' off-corpus questions have this shape (markdown, structlog, marshmallow, Trio: "How
+much faster is X than Y?"), and no answerable question of any tune set: a passage saying "X
+is much faster" or "3 workers" had been quoted for it (and, at support above the bar, answered)."""
+
+RATIO_RE = re.compile(
+    r"\d[\d.,]*\s*(?:x|×|times|%|percent|per cent|-?fold)(?!\w)"
+    r"|\b(?:twice|thrice|half|double|triple|quadruple|orders? of magnitude|\w+-fold"
+    r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|a hundred|a thousand) times)\b",
+    re.I,
+)
+"""What states by how much one thing differs from another: a ratio or a share ("3x", "40%",
+"twice", "an order of magnitude", "ten times")."""
+
+NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*")
+"""A number as written ("3", "3.11", "5,000"): one the question writes itself ("marshmallow 3")
+is no quantity an answer states."""
+
 PERSON_QUESTION_RE = re.compile(r"^\s*(who|whom|whose)\b|\b(by|of|to|with|for|from) whom\b", re.I)
 """A question asking who: its answer names someone (`names_someone`), as the offline policy's
 "person" kind reads it (`graph.models.offline.tuning.short_answers.KIND_PATTERNS`).
@@ -112,9 +137,17 @@ def states_quantity(question: str, answer: str) -> bool:
     """Whether `answer` states a quantity (`QUANTITY_RE`), or `question` asks for none.
 
     A question asks for one when it asks how many, how much, how long (far, old...) or which
-    version (`QUANTITY_QUESTION_RE`).
+    version (`QUANTITY_QUESTION_RE`); a number the question writes itself ("How much faster is
+    marshmallow 4 than marshmallow 3?") states nothing. A question asking how much one thing
+    differs from another (`COMPARISON_QUESTION_RE`) needs a ratio or a share (`RATIO_RE`).
     """
-    return not QUANTITY_QUESTION_RE.search(question) or bool(QUANTITY_RE.search(answer))
+    if COMPARISON_QUESTION_RE.search(question):
+        return bool(RATIO_RE.search(answer))
+    if not QUANTITY_QUESTION_RE.search(question):
+        return True
+    asked = set(NUMBER_RE.findall(question))
+    said = NUMBER_RE.sub(lambda m: " " if m.group(0) in asked else m.group(0), answer)
+    return bool(QUANTITY_RE.search(said))
 
 
 def names_someone(question: str, answer: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graph.models.asked import states_quantity
+from graph.models.asked import COMPARISON_QUESTION_RE, states_quantity
 from graph.models.asked_versions import unnamed_versions
 from graph.models.background import rarity
 from graph.models.confidence import SUPPORT_BAR
@@ -77,12 +77,20 @@ def unquantified(question: str, size: int, value: float, answer: str | None) -> 
     """Why a short question's `answer` below `SUPPORT_BAR` does not answer it, or None.
 
     It does not when the question asks for a quantity and the answer states none
-    (`graph.models.asked.states_quantity`); None too when no answer is given to check.
+    (`graph.models.asked.states_quantity`); a question asking by how much one thing differs
+    from another (`COMPARISON_QUESTION_RE`) is not answered by a passage that says only that it
+    differs, at any support. None too when no answer is given to check.
     """
-    if answer is None or size > SHORT_QUESTION_WORDS or value >= SUPPORT_BAR:
+    compared = COMPARISON_QUESTION_RE.search(question) is not None
+    if answer is None or size > SHORT_QUESTION_WORDS or (value >= SUPPORT_BAR and not compared):
         return None
     if states_quantity(question, answer):
         return None
+    if compared:
+        return (
+            f"{size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}) ask by how "
+            "much one thing differs from another, and the answer states no ratio or share"
+        )
     return (
         f"support {figure(value, SUPPORT_BAR)} < SUPPORT_BAR {SUPPORT_BAR:.2f} for {size} "
         f"question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}), and the answer "

@@ -56,13 +56,6 @@ def test_a_measure_asked_needs_a_quantity_in_the_answer() -> None:
     assert states_quantity("How often is the Orla lamp cleaned?", "It is cleaned daily.")
 
 
-def test_a_number_the_question_writes_is_no_quantity_the_answer_states() -> None:
-    question = "How many lamps does the Orla 3 kit hold?"
-    assert not states_quantity(question, "The Orla 3 kit holds the lamps of the hall.")
-    assert states_quantity(question, "The Orla 3 kit holds 12 lamps.")
-    assert states_quantity(question, "The Orla 3 kit holds 3.5 lamps on average.")
-
-
 def test_how_much_one_thing_differs_from_another_needs_a_ratio_or_a_share() -> None:
     question = "How much faster is the Orla parser than Brisk?"
     assert not states_quantity(question, "The Orla parser is much faster than Brisk.")
@@ -72,3 +65,6 @@ def test_how_much_one_thing_differs_from_another_needs_a_ratio_or_a_share() -> N
     assert states_quantity(question, "It parses twice as fast.")
     assert states_quantity(question, "It is 2.5x faster on nested tables.")
     assert states_quantity("How much rainwater do the tanks hold?", "They hold 5,000 litres.")
+    question = "How much faster is Orla 4 than Orla 3?"
+    assert not states_quantity(question, "In Orla 3, tables were cached.")  # no ratio
+    assert states_quantity("Which Python version does Orla 3 require?", "Orla 3 requires Python 3.")

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from corpora import Corpus, Passage
+from graph.agent.budget import run_config
+from graph.agent.context import Context
+from graph.agent.graph import build_agent
+from tools.finish import finish
+from tools.search import make_search_tool
 
 
 def corpus(name: str, texts: dict[str, str]) -> Corpus:
@@ -13,3 +20,12 @@ def corpus(name: str, texts: dict[str, str]) -> Corpus:
 def flat(term: str) -> float:
     """A term weight under which every word weighs 1."""
     return 1.0
+
+
+def ask(question: str, texts: dict[str, str], name: str = "kb") -> dict[str, Any]:
+    """The policy's final state for `question` over one made-up corpus (search and finish)."""
+    graph = build_agent(tools=[make_search_tool(corpus(name, texts)), finish])
+    *_, state = graph.stream(
+        {"question": question}, run_config(6), context=Context(), stream_mode="values"
+    )
+    return state

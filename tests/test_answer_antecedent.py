@@ -10,18 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from made_up import flat
+from made_up import ask, flat
 
-from corpora import Corpus, Passage
-from graph.agent.budget import run_config
-from graph.agent.context import Context
-from graph.agent.graph import build_agent
 from graph.models.confidence import source_sentences
 from graph.models.offline import rules
 from graph.models.offline.answering import compose_answer
 from graph.models.offline.scoring import Scorer
-from tools.finish import finish
-from tools.search import make_search_tool
 
 KETTLES = {
     "id": "k1",
@@ -34,16 +28,6 @@ KETTLES = {
 
 def scorer(question: str) -> Scorer:
     return Scorer(question, None, flat, question, set(), question)
-
-
-def run(question: str, passages: dict[str, str]) -> dict[str, Any]:
-    """The policy over one made-up corpus; the final state."""
-    corpus = Corpus("kb", tuple(Passage(id=i, text=t) for i, t in passages.items()))
-    graph = build_agent(tools=[make_search_tool(corpus), finish])
-    *_, state = graph.stream(
-        {"question": question}, run_config(6), context=Context(), stream_mode="values"
-    )
-    return state
 
 
 def test_a_sentence_pointing_back_is_shown_with_the_sentence_it_points_at() -> None:
@@ -90,7 +74,7 @@ def test_a_decline_reads_the_statement_not_the_sentence_it_points_back_at(
         return None
 
     monkeypatch.setattr(rules, "declines", spy)
-    state = run(
+    state = ask(
         "How much quieter is the Quillon kettle on a gas hob?",
         {
             "k1": "Two felt pads line the lid. This makes the Quillon kettle quieter on a gas hob.",

@@ -7,14 +7,8 @@ one statement, and a two-hop reading that does not fit the question.
 
 from __future__ import annotations
 
-from typing import Any
+from made_up import ask, flat
 
-from made_up import flat
-
-from corpora import Corpus, Passage
-from graph.agent.budget import run_config
-from graph.agent.context import Context
-from graph.agent.graph import build_agent
 from graph.models.offline.answering import (
     bonus,
     compose_answer,
@@ -28,24 +22,12 @@ from graph.models.offline.reading import (
     statements_with_code,
 )
 from graph.models.offline.scoring import Scorer
-from tools.finish import finish
-from tools.search import make_search_tool
 
 FENCE = "```"
 
 
 def scorer(question: str, kind: str | None = None, asked: str = "") -> Scorer:
     return Scorer(question, kind, flat, question, set(), asked)
-
-
-def run(question: str, passages: dict[str, str]) -> dict[str, Any]:
-    """The policy over one made-up corpus; the final state."""
-    corpus = Corpus("kb", tuple(Passage(id=i, text=t) for i, t in passages.items()))
-    graph = build_agent(tools=[make_search_tool(corpus), finish])
-    *_, state = graph.stream(
-        {"question": question}, run_config(6), context=Context(), stream_mode="values"
-    )
-    return state
 
 
 # --- code a sentence introduces -----------------------------------------------------------------
@@ -86,7 +68,7 @@ def test_sentences_with_code_are_a_blank_line_apart_and_prose_a_space() -> None:
 
 
 def test_an_answer_sentence_found_by_the_policy_keeps_its_code() -> None:
-    state = run(
+    state = ask(
         "How do you print to standard error with echo?",
         {
             "echo.md": "The echo helper writes a line and flushes it. You can also print to "

@@ -319,3 +319,26 @@ def test_a_capital_inside_code_makes_no_opening_word_a_name() -> None:
     assert "use" not in mid_capitals([passage])
     assert [n.text for n in names("Use the brass wick.", mid_capitals([passage]))] == []
     assert "use" in mid_capitals(["Wire it, then Use the brass wick."])  # prose still counts
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Which object lets me limit how many lamps glow at once?", "name"),
+        ("Which tool tells how long the kiln has been firing?", "name"),
+        ("How many lamps does the Orla kit hold?", "number"),
+        ("For how long is the kiln fired?", "duration"),
+        ("Which version of the Orla kit added dimming?", "number"),
+        ("What year did the Orla kiln open?", "date"),
+    ],
+)
+def test_an_opening_which_noun_says_the_kind_not_a_later_how_clause(
+    question: str, kind: str
+) -> None:
+    assert question_kind(question) == kind
+
+
+def test_the_object_asked_for_is_the_short_answer_not_the_count_beside_it() -> None:
+    question = "Which object lets me limit how many lamps glow at once?"
+    sentence = "A LampLimiter object caps how many lamps glow, at most 3 at a time."
+    assert short(question, sentence) == "LampLimiter"

@@ -25,6 +25,8 @@ from graph.models.offline.tuning.short_answers import (
     DIRECTION_RE,
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
+    MEASURE_KINDS,
+    OPENING_WH_RE,
 )
 from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import question_terms
@@ -38,9 +40,14 @@ def question_kind(question: str) -> str | None:
         return "choice"
     if (words(question) or [""])[0] in AUXILIARIES:
         return "yesno"
+    opening = OPENING_WH_RE.match(question)
     for pattern, kind in KIND_PATTERNS:
-        if pattern.search(question):
-            return kind
+        match = pattern.search(question)
+        if match is None:
+            continue
+        if opening and kind in MEASURE_KINDS and match.start() >= opening.end():
+            continue  # "Which object lets me limit how many ...": the object is asked
+        return kind
     return None
 
 

@@ -187,13 +187,10 @@ def antecedent(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Senten
     sure.", "They never expire.") says what it says of the sentence before, whose words its
     score already counted (`bonus`): shown alone, the answer would not say what "this" is.
     """
-    first = chosen[0]
-    if (words(first.text) or [""])[0] not in ANAPHORS:
+    before = neighbour(found, chosen[0], -1)
+    if before is None or before in chosen or opening(chosen[0]) not in ANAPHORS:
         return chosen
-    for sentence in found:
-        if sentence.doc_id == first.doc_id and sentence.position == first.position - 1:
-            return chosen if sentence in chosen else [sentence, *chosen]
-    return chosen
+    return [before, *chosen]
 
 
 def concluded(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentence]:
@@ -203,12 +200,19 @@ def concluded(chosen: list[Sentence], found: Sequence[Sentence]) -> list[Sentenc
     required.", "Therefore it returns a lazy proxy.") is part of the statement before it:
     what that statement means for the question.
     """
-    last = chosen[-1]
-    for sentence in found:
-        after = sentence.doc_id == last.doc_id and sentence.position == last.position + 1
-        if after and (words(sentence.text) or [""])[0] in CONSEQUENCES:
-            return [*chosen, sentence]
-    return chosen
+    after = neighbour(found, chosen[-1], 1)
+    return [*chosen, after] if after is not None and opening(after) in CONSEQUENCES else chosen
+
+
+def neighbour(found: Sequence[Sentence], sentence: Sentence, step: int) -> Sentence | None:
+    """The sentence `step` places from `sentence` in its passage, if it was retrieved."""
+    place = (sentence.doc_id, sentence.position + step)
+    return next((s for s in found if (s.doc_id, s.position) == place), None)
+
+
+def opening(sentence: Sentence) -> str:
+    """The first word of a sentence, lowercased ("" for none)."""
+    return (words(sentence.text) or [""])[0]
 
 
 def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
@@ -228,8 +232,7 @@ def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
     Its passage's rank (`RANK_WEIGHT`), and the weight the sentence before it adds
     (`ANAPHOR_WEIGHT` when it opens with one of `ANAPHORS`, else `NEIGHBOUR_WEIGHT`).
     """
-    lead = (words(sentence.text) or [""])[0]
-    share = ANAPHOR_WEIGHT if lead in ANAPHORS else NEIGHBOUR_WEIGHT
+    share = ANAPHOR_WEIGHT if opening(sentence) in ANAPHORS else NEIGHBOUR_WEIGHT
     return RANK_WEIGHT * sentence.rank + share * scorer.added(previous, sentence.text)
 
 

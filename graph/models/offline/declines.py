@@ -42,8 +42,10 @@ def declines(
     versions ...?" cited from a passage stating another thing's version), when its cited
     passages are below the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the
     `answer` they give states no quantity where the question asks for one (`states_quantity`:
-    "How much faster is X than Y?" answered "This runs faster."); a longer one describes a
-    case in the asker's words. `table` is the question's `support_weights`, `value` the
+    "How many workers ...?" answered "This runs faster."), or, at any support, when it asks by
+    how much one thing differs from another and the answer states no ratio ("How much faster
+    is X than Y?": `unquantified`); a longer one describes a case in the asker's words.
+    `table` is the question's `support_weights`, `value` the
     passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and the finish
     node marks it not confident.
     """

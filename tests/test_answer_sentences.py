@@ -406,3 +406,19 @@ def test_a_chain_covering_less_than_the_best_sentence_with_the_kind_does_not_rep
     )
     answer = compose_answer(sc, [{"id": "v", "text": text, "score": 1.0}])
     assert answer is not None and answer.text == astronaut
+
+
+# --- a question a passage asks ------------------------------------------------------------------
+
+
+def test_a_question_the_passage_asks_is_never_the_answer() -> None:
+    hit = {
+        "id": "setup.md",
+        "text": "Does your kiosk print receipts? The Larkspur kiosk prints them on thermal paper.",
+        "score": 2.0,
+    }
+    answer = compose_answer(scorer("Does the Larkspur kiosk print receipts?", "yesno"), [hit])
+    assert answer is not None
+    assert answer.sentences == ["The Larkspur kiosk prints them on thermal paper."]
+    sentences_read, _ = retrieved_sentences([hit])
+    assert [s.text for s in sentences_read] == [answer.sentences[0]]

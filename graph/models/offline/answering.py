@@ -1,9 +1,10 @@
 """The answer: the sentence, or the two sentences of a chain, that best cover the question.
 
-Every sentence of every retrieved passage (markup removed, orders dropped) gets its score
-against the question (`scoring.Scorer`) plus what its place adds (`bonus`: the sentence before
-it when it points back, its passage's rank when the search scored it, so unscored remote results
-are ranked by the policy's own term weighting alone). A second sentence joins the best ones when
+Every sentence of every retrieved passage (markup removed, orders dropped; a question the
+passage asks states nothing and is none: `asks`) gets its score against the question
+(`scoring.Scorer`) plus what its place adds (`bonus`: the sentence before it when it points
+back, its passage's rank when the search scored it, so unscored remote results are ranked by
+the policy's own term weighting alone). A second sentence joins the best ones when
 the two make a chain (`linked`: a name word both hold, "Acme was acquired by Globex." + "Globex
 earbuds carry a 2-year warranty.", or the next sentence of its passage; never for a yes/no
 question), each brings what the other lacks (`adds`), the pair adds more than `PAIR_COST`, and
@@ -88,6 +89,9 @@ def joined(pieces: Sequence[str]) -> str:
 def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, str]]:
     """Every statement of every distinct passage, and each passage's text, by id.
 
+    A question a passage asks ("Can you import it?", "Is your company using it?") states
+    nothing, so it is no answer and is left out (`asks`).
+
     A passage's `Sentence.rank` is 1 / (1 + the passages first seen before it) when the hit
     carries a retrieval score, else 0: an unscored hit's place says nothing.
     """
@@ -102,9 +106,14 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
         for position, said in enumerate(statements_with_code(texts[doc_id])):
-            if said.text.rstrip(".").strip() != title:
+            if said.text.rstrip(".").strip() != title and not asks(said.text):
                 found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
+
+
+def asks(sentence: str) -> bool:
+    """Whether `sentence` is a question (it ends with a question mark)."""
+    return sentence.rstrip().endswith("?")
 
 
 def scored(hit: Hit) -> bool:

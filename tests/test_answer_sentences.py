@@ -422,3 +422,17 @@ def test_a_question_the_passage_asks_is_never_the_answer() -> None:
     assert answer.sentences == ["The Larkspur kiosk prints them on thermal paper."]
     sentences_read, _ = retrieved_sentences([hit])
     assert [s.text for s in sentences_read] == [answer.sentences[0]]
+
+
+def test_a_passage_title_is_never_part_of_an_answer_sentence() -> None:
+    title = "kiosk.md > Setup > Receipts"
+    hit = {
+        "id": "kiosk.md#2",
+        "title": title,
+        "text": f"{title}. ...) and the Larkspur kiosk prints receipts on thermal paper.",
+        "score": 2.0,
+    }
+    answer = compose_answer(scorer("What paper does the Larkspur kiosk print receipts on?"), [hit])
+    assert answer is not None
+    assert title not in answer.text
+    assert "thermal paper" in answer.text

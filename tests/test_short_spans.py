@@ -250,6 +250,12 @@ def test_names_of_the_thing_asked(question: str, sentence: str, expected: str | 
             "Please ask Dana Holt to approve refunds over 200 euros.",
             "Dana Holt",
         ),
+        # a sentence's first word stays its first past a parenthetical before it
+        (
+            "Which tool checks the Vell kiosk's receipts?",
+            "(Kiosk builds only) Quiet checks should be marked with a flag.",
+            None,
+        ),
     ],
 )
 def test_the_doer_of_the_questions_verb(question: str, sentence: str, expected: str) -> None:

@@ -87,7 +87,7 @@ def joined(pieces: Sequence[str]) -> str:
 
 
 def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, str]]:
-    """Every statement of every distinct passage, and each passage's text, by id.
+    """Every statement of every distinct passage (past its title: `body`), and its text, by id.
 
     A question a passage asks ("Can you import it?", "Is your company using it?") states
     nothing, so it is no answer and is left out (`asks`).
@@ -105,10 +105,15 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         title = str(hit.get("title") or "").strip().rstrip(".")
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
-        for position, said in enumerate(statements_with_code(texts[doc_id])):
+        for position, said in enumerate(statements_with_code(body(texts[doc_id], title))):
             if said.text.rstrip(".").strip() != title and not asks(said.text):
                 found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
+
+
+def body(text: str, title: str) -> str:
+    """`text` without the `title` it starts with: a label, never part of a sentence."""
+    return text[len(title) :].lstrip(". ") if title and text.startswith(title) else text
 
 
 def asks(sentence: str) -> bool:

@@ -20,6 +20,7 @@ from graph.models.offline.tuning.reading import (
     LEADING_FUNCTION_WORDS,
     LIST_RUN_RE,
     NAME_RE,
+    PARENTHETICAL_RE,
     RELATIVE_RE,
     SENTENCE_RE,
     STATEMENT_BREAK_RE,
@@ -180,16 +181,24 @@ def mid_capitals(texts: Iterable[str]) -> set[str]:
     for text in texts:
         for sentence in sentences(plain(CODE_FENCE_RE.sub("\n\n", text))):
             for match in NAME_RE.finditer(sentence):
-                if match.start() > 0:
+                if not opens(sentence, match.start()):
                     found.update(words(match.group(0)))
     return found
+
+
+def opens(sentence: str, start: int) -> bool:
+    """Whether the word at `start` opens `sentence`: only a parenthetical comes before it.
+
+    "(Trio package only) Slow tests ..." opens with "Slow", capitalised as a first word is.
+    """
+    return not any(c.isalnum() for c in PARENTHETICAL_RE.sub("", sentence[:start]))
 
 
 def names(sentence: str, capitalised: Collection[str] = ()) -> list[Name]:
     """Capitalised spans (`Fleet Platform`, `Bank of Ireland`), leading function words dropped.
 
-    A sentence's first word is capitalised because it opens the sentence ("Please", "To",
-    "Starting"): it starts a name only when the text around writes it capitalised elsewhere
+    A sentence's first word (`opens`) is capitalised because it opens the sentence ("Please",
+    "To", "Starting"): it starts a name only when the text around writes it capitalised elsewhere
     too (`capitalised`, from `mid_capitals`).
     """
     found = []
@@ -198,7 +207,7 @@ def names(sentence: str, capitalised: Collection[str] = ()) -> list[Name]:
         start = match.start()
         parts = span.split()
         start, parts = _past_leading(start, parts)
-        if parts and start == 0 and not any(w in capitalised for w in words(parts[0])):
+        if parts and opens(sentence, start) and not any(w in capitalised for w in words(parts[0])):
             start, parts = _past_leading(start + len(parts[0]) + 1, parts[1:])
         while parts and parts[-1].lower() in CONNECTORS:
             parts = parts[:-1]

@@ -38,6 +38,10 @@ NAME_RE = re.compile(
 )
 """A capitalised span, possibly joined by lowercase connectors ("Bank of Ireland")."""
 
+PARENTHETICAL_RE = re.compile(r"\([^()]*\)")
+"""A parenthetical ("(Trio package only)"): before a sentence's first word, it leaves that word
+the first (`reading.opens`), capitalised because it opens the sentence."""
+
 CONNECTORS = frozenset("of and the de du von van la le del da di der den y &".split())
 """Lowercase words that may join the capitalised words of one name; never a name word that
 links two sentences into a chain (`answering.name_words`, `sentences.LINK_WEIGHT`)."""

@@ -133,6 +133,13 @@ def test_query_words_missing_from_the_index_match_their_indexed_forms() -> None:
     assert "30 days" in message.content
 
 
+def test_a_query_word_matches_its_base_word_undoubled_as_support_reads_it() -> None:
+    index = BM25({"a": "wrap lines at 79 characters", "b": "stopping the kiosk"})
+    assert expand_terms(index, "wrapped lines") == ["wrap", "lines"]
+    assert expand_terms(index, "stopped") == ["stopping"]  # both read as "stop"
+    assert expand_terms(index, "called") == []  # a doubled l stays: "call", not "cal"
+
+
 def test_indexed_query_words_are_kept_as_they_are() -> None:
     index = builtin_index("notes")
     assert expand_terms(index, "Atlas owns") == ["atlas", "owned"]

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from graph.models.background import rarity
 from tools.bm25_tokens import tokenize
-from tools.expand import compounds, stem
+from tools.expand import compounds, form
 
 FUNCTION_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
@@ -132,17 +132,6 @@ stating the default, one wrong and, by `graph.models.asked.holds_identifiers`, n
 confident); nothing else moves. Replacing every idiom instead lost werkzeug's "when no converter
 is given" question (its passage writes those words)."""
 
-KEPT_DOUBLES = "flsz"
-"""Doubled final letters English base words end in ("staff", "call", "pass", "buzz"): kept when
--ing or -ed is stripped (`form`: "called" stays "call", while "stopped" becomes "stop").
-
-Undoubling in support only, not in `tools.expand.stem`: there it also changes what the search
-expands and which sentence the policy reads ("slipping" then finds "belt slip", "running" a
-"duct run"), and costs codes_tune two right and cited answers (0.562 -> 0.531) and service_tune
-one (0.188 -> 0.167). In support it makes 3 right answers confident (click right conf 0.906 ->
-0.938, "emitting" covered by "emit"; pages 0.926 -> 0.963, "run" by "running"; squad 0.903 ->
-0.907) and no wrong one, and changes one wrong hotpotqa-dev-tune answer for another."""
-
 STATED_VALUES: dict[str, re.Pattern[str]] = {
     "year": re.compile(r"(?<![\w.,-])(?:1\d|20)\d\d(?:s|\b)(?![.,]\d)"),
     "version": re.compile(r"(?<![\d.])\d+(?:\.\d+)+\b"),
@@ -194,18 +183,6 @@ def question_terms(text: str) -> list[str]:
     It is read by `spelled_out` first: "don't" leaves no "don", "what kind of X" no "kind".
     """
     return list(dict.fromkeys(t for t in tokenize(spelled_out(text)) if t not in FUNCTION_WORDS))
-
-
-def form(word: str) -> str:
-    """What `word` is matched on: its stem (`tools.expand.stem`), undoubled after -ing or -ed.
-
-    "emitting" and "stopped" stem to "emitt" and "stopp"; as "emit" and "stop" they match the
-    base word a passage writes. A doubled f, l, s or z (`KEPT_DOUBLES`: "called", "passed") and
-    a stem of three letters ("added" -> "add") stay as they are.
-    """
-    root = stem(word)
-    doubled = len(root) > 3 and root[-1] == root[-2] and root[-1] not in "aeiou" + KEPT_DOUBLES
-    return root[:-1] if doubled and word.lower().endswith(("ing", "ed")) else root
 
 
 def stems_of(texts: Iterable[str]) -> set[str]:

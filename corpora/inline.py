@@ -131,7 +131,9 @@ def _span_text(text: str, span: _Span) -> tuple[int, str]:
 
 
 def _role_text(name: str, inner: str) -> str:
-    """What a role shows: the text of ``text <target>``, else the target (``~a.b`` as ``b``).
+    """What a role shows: the text of ``text <target>``, else the target, as Sphinx shows it.
+
+    ``~a.b`` shows ``b``; ``.a.b`` (a relative target) shows ``a.b``.
 
     A bare label or page of a link role (`_LINK_ROLES`) reads as its words, capitalised, its
     page's last part for a path ("extending/custom_error_handling" as "Custom error handling").
@@ -140,9 +142,9 @@ def _role_text(name: str, inner: str) -> str:
     if target and target.group(1):
         return target.group(1).strip()
     shown = (target.group(2) if target else inner).strip()
+    shown = shown.lstrip("!").lstrip(".")  # "!": no link; ".": a relative target, shown without
     if shown.startswith("~"):
         shown = shown[1:].rsplit(".", 1)[-1]
-    shown = shown.lstrip("!")
     if name in _LINK_ROLES and not target:
         words = _LABEL_SEPARATORS.sub(" ", shown.rsplit("/", 1)[-1]).strip()
         return words[:1].upper() + words[1:]

@@ -21,7 +21,7 @@ Pump Guide
 .. py:currentmodule:: pumps
 
 The :class:`~pumps.Impeller` spins at :data:`MAX_RPM` and the :ref:`seal <seal-page>` holds.
-See :pep:`8` for style. Use ``prime()`` first.
+See :pep:`8` for style. Use ``prime()`` or :func:`.pumps.drain` first.
 
 Start it like this::
 
@@ -112,7 +112,7 @@ def test_rst_code_stays_code_and_markup_leaves_only_text(tmp_path: Path) -> None
     assert list(got) == ["pump.rst > Pump Guide", "pump.rst > Pump Guide > Maintenance"]
     assert got["pump.rst > Pump Guide"] == (
         "The Impeller spins at MAX_RPM and the seal holds. See PEP 8 for style. "
-        "Use prime() first. Start it like this:\n\n"
+        "Use prime() or pumps.drain first. Start it like this:\n\n"
         "```\n# prime before the first run\npump.prime()\n=====\n```\n\n"
         "```\n# Restart\n-------\npump.restart()\n```\n\n"
         "Changed in version 2.4. The seal is rated for 6 bar. Drain the pump in winter."

@@ -85,6 +85,23 @@ def test_a_bridge_is_read_from_the_passages_prose_not_its_title_line() -> None:
 
 
 @pytest.mark.parametrize(
+    "prose",
+    [
+        # a question the passage asks states nothing, and an address's path names nothing
+        "Does Quill add the debug tag? The debug tag is added by Tracer.",
+        "See https://example.invalid/Zephyr-Tools/adds-the-debug-tag. The debug tag is added by "
+        "Tracer.",
+    ],
+)
+def test_a_bridge_is_never_read_from_a_question_or_a_web_address(prose: str) -> None:
+    seen = [Observation("search_ops", {"query": "who adds the debug tag"}, hits=[
+        {"id": "g1", "text": prose}])]  # fmt: skip
+    question = "What is the import name of the extension that adds the debug tag?"
+    bridge = find_bridge(Turn(question, seen, tools(), 6))
+    assert bridge is not None and bridge.name == "Tracer"
+
+
+@pytest.mark.parametrize(
     "body",
     [
         "Cooling comes from Frostline chillers.",

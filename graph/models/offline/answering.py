@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from graph.models.actions import Hit
-from graph.models.offline.reading import names, statements_with_code, words
+from graph.models.offline.reading import asks, body, names, statements_with_code, words
 from graph.models.offline.scoring import Scorer
 from graph.models.offline.tuning.names import POSSESSIVE_RE
 from graph.models.offline.tuning.reading import CONNECTORS
@@ -109,16 +109,6 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
             if said.text.rstrip(".").strip() != title and not asks(said.text):
                 found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
-
-
-def body(text: str, title: str) -> str:
-    """`text` without the `title` it starts with: a label, never part of a sentence."""
-    return text[len(title) :].lstrip(". ") if title and text.startswith(title) else text
-
-
-def asks(sentence: str) -> bool:
-    """Whether `sentence` is a question (it ends with a question mark)."""
-    return sentence.rstrip().endswith("?")
 
 
 def scored(hit: Hit) -> bool:

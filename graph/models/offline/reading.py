@@ -6,6 +6,7 @@ read as the search reads them (`graph.models.support.question_terms`, `tools.exp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from graph.models.offline.tuning.reading import (
     RELATIVE_RE,
     SENTENCE_RE,
     STATEMENT_BREAK_RE,
+    URL_RE,
     WORD_RE,
 )
 from graph.models.offline.tuning.sentences import HOW_RE
@@ -111,6 +113,16 @@ class Statement:
     """The fenced code block right after a sentence ending in ":", as written ("" for none)."""
 
 
+def body(text: str, title: str) -> str:
+    """`text` without the `title` it starts with: a label, never part of a sentence."""
+    return text[len(title) :].lstrip(". ") if title and text.startswith(title) else text
+
+
+def asks(sentence: str) -> bool:
+    """Whether `sentence` is a question (it ends with a question mark): it states nothing."""
+    return sentence.rstrip().endswith("?")
+
+
 def statements_with_code(text: str) -> list[Statement]:
     """Like `statements`, each sentence with the code block it introduces.
 
@@ -180,10 +192,23 @@ def mid_capitals(texts: Iterable[str]) -> set[str]:
     found: set[str] = set()
     for text in texts:
         for sentence in sentences(plain(CODE_FENCE_RE.sub("\n\n", text))):
-            for match in NAME_RE.finditer(sentence):
+            for match in capital_spans(sentence):
                 if not opens(sentence, match.start()):
                     found.update(words(match.group(0)))
     return found
+
+
+def capital_spans(sentence: str) -> list[re.Match[str]]:
+    """The capitalised spans of `sentence` (`NAME_RE`) outside its web addresses (`URL_RE`).
+
+    An address's path ("wiki/Who's-using-marshmallow") names nothing.
+    """
+    addresses = [m.span() for m in URL_RE.finditer(sentence)]
+    return [
+        m
+        for m in NAME_RE.finditer(sentence)
+        if not any(start <= m.start() < end for start, end in addresses)
+    ]
 
 
 def opens(sentence: str, start: int) -> bool:
@@ -202,7 +227,7 @@ def names(sentence: str, capitalised: Collection[str] = ()) -> list[Name]:
     too (`capitalised`, from `mid_capitals`).
     """
     found = []
-    for match in NAME_RE.finditer(sentence):
+    for match in capital_spans(sentence):
         span = match.group(0).rstrip(".'’-")
         start = match.start()
         parts = span.split()

@@ -17,6 +17,8 @@ from graph.models.actions import Hit, Observation
 from graph.models.offline.arithmetic import Arithmetic, parse_arithmetic
 from graph.models.offline.reading import (
     Hop,
+    asks,
+    body,
     mid_capitals,
     names,
     split_relative_clause,
@@ -172,9 +174,12 @@ def find_bridge(turn: Turn) -> Bridge | None:
 
 
 def prose(hit: Hit) -> list[str]:
-    """A hit's statements without the title its text starts with (a label, not prose)."""
+    """A hit's statements past the title its text starts with (`body`), questions left out.
+
+    A title is a label and a question (`asks`) states nothing: neither names a bridge or lead.
+    """
     text, title = str(hit.get("text", "")), str(hit.get("title") or "").strip()
-    return statements(text[len(title) :].lstrip(". ") if title and text.startswith(title) else text)
+    return [s for s in statements(body(text, title)) if not asks(s)]
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,10 @@ NAME_RE = re.compile(
 )
 """A capitalised span, possibly joined by lowercase connectors ("Bank of Ireland")."""
 
+URL_RE = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
+"""A web address: its path's capitalised words ("wiki/Who's-using-marshmallow") name nothing
+(`reading.capital_spans`)."""
+
 PARENTHETICAL_RE = re.compile(r"\([^()]*\)")
 """A parenthetical ("(Trio package only)"): before a sentence's first word, it leaves that word
 the first (`reading.opens`), capitalised because it opens the sentence."""

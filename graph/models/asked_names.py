@@ -11,8 +11,9 @@ import re
 
 from graph.models.asked import WORD_EDGES, sentences
 from graph.models.background import rarity
-from graph.models.support import FUNCTION_WORDS, form, spelled_out
+from graph.models.support import FUNCTION_WORDS, spelled_out
 from tools.bm25_tokens import tokenize
+from tools.expand import form
 
 THING_NOUNS = (
     "function|class|package|module|method|exception|error|option|argument|parameter|attribute"

@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 
 from graph.models.asked import WORD_EDGES
-from graph.models.support import form, stems_of
+from graph.models.support import stems_of
 from tools.bm25_tokens import tokenize
+from tools.expand import form
 
 VERSION_OF_RE = re.compile(
     r"\b(?i:what|which)\s+(?P<name>[\w.+-]*[A-Z][\w.+-]*)\s+versions?\b"

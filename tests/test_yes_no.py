@@ -66,6 +66,36 @@ from graph.models.offline.yes_no import yes_or_no
             ["Ponies are not allowed in the Brell greenhouse, although guide ponies are welcome."],
             "no",
         ),
+        # "without" denies its object ("a session cookie"), not what the question asks
+        (
+            "Is the Tarn cache enabled by default?",
+            [
+                "If the Tarn cache is enabled (the default), a request to the cache without "
+                "a session cookie is answered from memory."
+            ],
+            "yes",
+        ),
+        # ... and a name of code is one word: "an alive ping" is not the asked "keep_alive"
+        (
+            "Is keep_alive enabled by default in Tarn?",
+            [
+                "When keep_alive is enabled (the default), a Tarn client without an alive "
+                "ping is dropped."
+            ],
+            "yes",
+        ),
+        # its object is what the question asks about: a no
+        (
+            "Does the Brell tool need root access?",
+            ["The Brell tool runs without root access."],
+            "no",
+        ),
+        # the question holds "without" itself: the statement's answers it
+        (
+            "Can the Brell tool run without root access?",
+            ["The Brell tool can run without root access."],
+            "yes",
+        ),
         # a negation in a parenthesis is no contrast ("super() ever" splits at its brackets)
         (
             "Does Quill ever call reset()?",

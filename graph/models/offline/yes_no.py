@@ -4,7 +4,9 @@ The statement is the answer's sentence holding the most of the question's words 
 opening with a pronoun holds its predecessor's words too); it must miss at most
 `YES_MISSING_SHARE` of them. A negation counts only where it attaches to the question's
 predicate: in the clauses holding the most question words, outside condition clauses ("if
-the stream is not a terminal"), and beyond the negations the question itself holds.
+the stream is not a terminal"), a "without" only where its object is something the question
+asks about ("a URL without a trailing slash" denies nothing of "strict_slashes"), and beyond
+the negations the question itself holds.
 Otherwise the answer is None rather than a guess: when the question compares ("both",
 "same", "older than") and the sentence does not say so, when the sentence restricts ("for
 options only") without a negation, or when the other side of a contrast, turned the other
@@ -25,8 +27,11 @@ from graph.models.offline.tuning.yes_no import (
     CONTRAST_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
+    OBJECT_NEGATIONS,
+    OBJECT_WORDS,
     PRONOUN_LEADS,
     RESTRICTION_WORDS,
+    WHOLE_WORD_RE,
     YES_MISSING_SHARE,
 )
 from graph.models.support import question_terms
@@ -44,7 +49,8 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
         return None  # a comparison the sentence does not state ("both", "same", "than")
     if turned_elsewhere(statement, terms):
         return None  # "X, however not by default": the sentence says both ways
-    said, held = negations(statement, terms), negations(question, terms)
+    objects = None if asks_without(question) else whole_terms(question, terms)
+    said, held = negations(statement, terms, objects), negations(question, terms, None)
     if said > held:
         return "no"
     if said < held:
@@ -73,11 +79,12 @@ def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
 def clauses(text: str) -> list[list[str]]:
     """The words of each clause of `text`, each cut at a condition ("if ...", "unless ...").
 
-    Words are lowercased and "n't" read as "not".
+    Words are lowercased, "n't" read as "not", and a name of code kept whole
+    (`WHOLE_WORD_RE`: "strict_slashes" is one word, not "strict" and "slashes").
     """
     found = []
     for part in CLAUSE_BREAK_RE.split(CONTRACTION_RE.sub(r"\1 not", text.lower())):
-        tokens = words(part)
+        tokens = WHOLE_WORD_RE.findall(part)
         cut = next((i for i, w in enumerate(tokens) if w in CONDITION_WORDS), len(tokens))
         found.append(tokens[:cut])
     return found
@@ -86,14 +93,33 @@ def clauses(text: str) -> list[list[str]]:
 def main_clauses(text: str, terms: set[str]) -> list[list[str]]:
     """The clauses of `text` holding the most question words (none when none holds one)."""
     found = clauses(text)
-    held = [sum(stem(w) in terms for w in tokens) for tokens in found]
+    held = [sum(stem(p) in terms for w in tokens for p in words(w)) for tokens in found]
     top = max(held, default=0)
     return [tokens for tokens, n in zip(found, held, strict=True) if top and n == top]
 
 
-def negations(text: str, terms: set[str]) -> int:
-    """Negations in the clauses of `text` that hold the most question words."""
-    return sum(_negation_count(tokens) for tokens in main_clauses(text, terms))
+def negations(text: str, terms: set[str], objects: set[str] | None) -> int:
+    """Negations in the clauses of `text` that hold the most question words.
+
+    A negation heading an object ("without a trailing slash") counts only when its object
+    holds one of `objects` (the question's words, names of code whole), or always when
+    `objects` is None.
+    """
+    return sum(_negation_count(tokens, objects) for tokens in main_clauses(text, terms))
+
+
+def asks_without(question: str) -> bool:
+    """Whether the question holds a negation heading an object ("... without root?")."""
+    return any(w in OBJECT_NEGATIONS for w in words(question))
+
+
+def whole_terms(question: str, terms: set[str]) -> set[str]:
+    """The stems of the question's whole words whose parts are question words."""
+    return {
+        stem(w)
+        for w in WHOLE_WORD_RE.findall(question.lower())
+        if any(stem(p) in terms for p in words(w))
+    }
 
 
 def turned_elsewhere(text: str, terms: set[str]) -> bool:
@@ -118,21 +144,32 @@ def turned_elsewhere(text: str, terms: set[str]) -> bool:
 
 
 def _stems(side: list[list[str]]) -> set[str]:
-    """The stems of every word of a side's clauses."""
-    return {stem(w) for tokens in side for w in tokens}
+    """The stems of every word of a side's clauses (a name of code by its parts)."""
+    return {stem(p) for tokens in side for w in tokens for p in words(w)}
 
 
 def _negated(side: list[list[str]]) -> bool:
     """Whether any clause of a side holds a negation (`_negation_count`)."""
-    return any(_negation_count(tokens) for tokens in side)
+    return any(_negation_count(tokens, None) for tokens in side)
 
 
-def _negation_count(tokens: list[str]) -> int:
-    """Negations among a clause's `tokens` (not those opening "not only"-style phrases)."""
+def _negation_count(tokens: list[str], objects: set[str] | None) -> int:
+    """Negations among a clause's `tokens` (not those opening "not only"-style phrases).
+
+    A negation heading an object (`OBJECT_NEGATIONS`) counts when `objects` is None or one of
+    its next `OBJECT_WORDS` words is among them: "visiting a URL without a trailing slash
+    redirects" denies nothing of "is strict_slashes enabled?".
+    """
     pairs = [" ".join(tokens[i : i + 2]) for i in range(len(tokens))]
     return sum(
-        w in NEGATIONS and pair not in NEGATION_EXCEPTIONS
-        for w, pair in zip(tokens, pairs, strict=True)
+        w in NEGATIONS
+        and pair not in NEGATION_EXCEPTIONS
+        and (
+            w not in OBJECT_NEGATIONS
+            or objects is None
+            or any(stem(o) in objects for o in tokens[i + 1 : i + 1 + OBJECT_WORDS])
+        )
+        for i, (w, pair) in enumerate(zip(tokens, pairs, strict=True))
     )
 
 

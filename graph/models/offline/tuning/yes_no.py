@@ -50,3 +50,22 @@ CLAUSE_BREAK_RE = re.compile(rf"[,;:()\[\]—–]|\s-\s|\b(?:{'|'.join(CONTRAST_
 YES_MISSING_SHARE = 0.34
 """Most of a yes/no question's words the statement may lack (its subject said as "It", a
 qualifier such as "file" or "ever"); more, and it may state something else."""
+
+OBJECT_NEGATIONS = frozenset(["without"])
+"""Negations heading an object rather than a clause: "without X" denies X, not the clause's
+predicate, so it counts only when X is something the question asks about ("X works without
+root" to "Does X need root?"), or when the question holds one itself ("... without root?").
+Read as any negation, "If strict_slashes is enabled (the default), visiting a branch URL
+without a trailing slash will redirect" answered "Is strict_slashes enabled by default?" with
+"no" (werkzeug-30, the one wrong yes/no short answer of the 15 tune sets at 6cd032e)."""
+
+OBJECT_WORDS = 4
+"""How many words after "without" make its object: a determiner and a noun phrase ("a
+trailing slash", "any special formatting by") or a short gerund phrase ("needing to write
+Apache"), as the documentation tune sets' "without" phrases run; the clause's own predicate
+words lie further on."""
+
+WHOLE_WORD_RE = re.compile(r"\w+")
+"""A word with a name of code kept whole ("strict_slashes"), for matching the object of a
+negation: "a trailing slash" is not the "strict_slashes" a question asks about, though the
+search's tokens ("strict", "slashes") share a stem with it."""

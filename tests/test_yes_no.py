@@ -96,6 +96,22 @@ from graph.models.offline.yes_no import yes_or_no
             ["The Brell tool can run without root access."],
             "yes",
         ),
+        # the other side of a contrast, turned the other way, is the case asked: it decides
+        (
+            "Are guide ponies allowed in the Brell greenhouse?",
+            ["Ponies are not allowed in the Brell greenhouse, although guide ponies are welcome."],
+            "yes",
+        ),
+        (
+            "Does Quill write a changelog entry by default?",
+            ["Quill will gladly write a changelog entry for you, however it will not by default."],
+            "no",
+        ),
+        (
+            "Does Tern run on Windows?",
+            ["Tern runs on Linux and macOS, but not on Windows."],
+            "no",
+        ),
         # a negation in a parenthesis is no contrast ("super() ever" splits at its brackets)
         (
             "Does Quill ever call reset()?",
@@ -134,15 +150,21 @@ def test_yes_or_no_reads_the_negation_of_the_statement(
             "Is the Orrin kettle not safe in a dishwasher?",
             ["The Orrin kettle is safe in a dishwasher."],
         ),
-        # the sides of a contrast are turned opposite ways, and the asked-for word is on the
-        # side without the main clause: the sentence says both
+        # the side turned the other way holds the asked-for word, but is about something else
+        # (a subject and object of its own): the sentence says both
         (
-            "Are guide ponies allowed in the Brell greenhouse?",
-            ["Ponies are not allowed in the Brell greenhouse, although guide ponies are welcome."],
+            "Does Tern support Linux by default?",
+            ["Tern supports Linux, but the default build does not include the GUI."],
         ),
+        # ... or is not the case asked ("Windows 95" for "Windows 11")
+        ("Does Tern run on Windows 11?", ["Tern runs on Linux, but not on Windows 95."]),
+        # two sides turned the other way, each adding a question word
         (
-            "Does Quill write a changelog entry by default?",
-            ["Quill will gladly write a changelog entry for you, however it will not by default."],
+            "Do guide ponies and show ponies enter the Brell greenhouse?",
+            [
+                "Ponies do not enter the Brell greenhouse, but guide ponies may, "
+                "although show ponies may too."
+            ],
         ),
     ],
 )

@@ -7,11 +7,12 @@ predicate: in the clauses holding the most question words, outside condition cla
 the stream is not a terminal"), a "without" only where its object is something the question
 asks about ("a URL without a trailing slash" denies nothing of "strict_slashes"), and beyond
 the negations the question itself holds.
-Otherwise the answer is None rather than a guess: when the question compares ("both",
-"same", "older than") and the sentence does not say so, when the sentence restricts ("for
-options only") without a negation, or when the other side of a contrast, turned the other
-way, holds a question word the main clauses' side lacks ("Dogs are not allowed, although
-assistance dogs are welcome" for assistance dogs: the sentence says both).
+When the other side of a contrast, turned the other way, holds a question word the main
+clauses' side lacks, that side decides if it is plainly the case asked ("Dogs are not allowed,
+although assistance dogs are welcome" to "Are assistance dogs allowed?": yes), else the
+sentence says both. Otherwise the answer is None rather than a guess: when the question
+compares ("both", "same", "older than") and the sentence does not say so, or when the sentence
+restricts ("for options only") without a negation.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from graph.models.offline.tuning.yes_no import (
     OBJECT_WORDS,
     PRONOUN_LEADS,
     RESTRICTION_WORDS,
+    SIDE_NEW_WORDS,
     WHOLE_WORD_RE,
     YES_MISSING_SHARE,
 )
@@ -47,15 +49,17 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     asked = set(words(question))
     if any(w in asked and w not in set(words(statement)) for w in COMPARISON_WORDS):
         return None  # a comparison the sentence does not state ("both", "same", "than")
-    if turned_elsewhere(statement, terms):
-        return None  # "X, however not by default": the sentence says both ways
+    deciding = deciding_clauses(statement, terms)
+    if deciding is None:
+        return None  # "X, but the default build lacks Y": the other side may be about more
     objects = None if asks_without(question) else whole_terms(question, terms)
-    said, held = negations(statement, terms, objects), negations(question, terms, None)
+    said = sum(_negation_count(tokens, objects) for tokens in deciding)
+    held = negations(question, terms, None)
     if said > held:
         return "no"
     if said < held:
         return None  # "is X not Y?" met by "X is Y": unsure which way the question leans
-    if restricts(statement, terms, asked):
+    if restricts(deciding, asked):
         return None  # "supported for options only" says no to "arguments" without a "not"
     return "yes"
 
@@ -122,8 +126,29 @@ def whole_terms(question: str, terms: set[str]) -> set[str]:
     }
 
 
-def turned_elsewhere(text: str, terms: set[str]) -> bool:
-    """Whether the other side of a contrast, turned the other way, adds a question word.
+def deciding_clauses(text: str, terms: set[str]) -> list[list[str]] | None:
+    """The clauses of `text` whose negations answer, or None when the sentence says both ways.
+
+    The main clauses decide, unless another side of a contrast, turned the other way, holds a
+    question word their side lacks (`turned_sides`). That side decides when it is plainly the
+    case asked: the only such side, the sentence missing no question word, and the side adding
+    at most `SIDE_NEW_WORDS` words of its own ("Dogs are not allowed, although assistance dogs
+    are welcome" to "Are assistance dogs allowed?": yes; "X writes a __hash__ for you, however
+    it will not do so by default" to "... by default?": no). Otherwise it may be about
+    something else ("..., but the default build lacks the GUI"), and no side decides.
+    """
+    main = main_clauses(text, terms)
+    turned = turned_sides(text, terms, main)
+    if not turned:
+        return main
+    side = turned[0]
+    new = {stem(t) for tokens in side for t in question_terms(" ".join(tokens))} - terms
+    holds_all = terms <= {stem(w) for w in words(text)}
+    return side if len(turned) == 1 and holds_all and len(new) <= SIDE_NEW_WORDS else None
+
+
+def turned_sides(text: str, terms: set[str], main: list[list[str]]) -> list[list[list[str]]]:
+    """The other sides of a contrast, turned the other way, that add a question word.
 
     A side of a contrast ("but", "however") negated unlike the side holding the main clauses,
     holding a question word that side lacks: "attrs writes a __hash__ for you, however it
@@ -131,16 +156,15 @@ def turned_elsewhere(text: str, terms: set[str]) -> bool:
     on the side turned the other way.
     """
     sides = [clauses(side) for side in CONTRAST_RE.split(text)]
-    main = main_clauses(text, terms)
     home = next((side for side in sides if any(tokens in side for tokens in main)), None)
     if len(sides) < 2 or home is None:
-        return False
+        return []
     held = _stems(home) & terms
-    return any(
-        (_stems(side) & terms) - held and _negated(side) != _negated(home)
+    return [
+        side
         for side in sides
-        if side is not home
-    )
+        if side is not home and (_stems(side) & terms) - held and _negated(side) != _negated(home)
+    ]
 
 
 def _stems(side: list[list[str]]) -> set[str]:
@@ -173,10 +197,10 @@ def _negation_count(tokens: list[str], objects: set[str] | None) -> int:
     )
 
 
-def restricts(text: str, terms: set[str], asked: set[str]) -> bool:
-    """Whether a main clause limits its statement ("only", "except") unlike the question."""
+def restricts(deciding: list[list[str]], asked: set[str]) -> bool:
+    """Whether a deciding clause limits its statement ("only", "except") unlike the question."""
     return any(
         w in RESTRICTION_WORDS and w not in asked and f"{before} {w}" not in NEGATION_EXCEPTIONS
-        for tokens in main_clauses(text, terms)
+        for tokens in deciding
         for before, w in zip(["", *tokens], tokens, strict=False)
     )

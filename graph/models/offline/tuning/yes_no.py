@@ -40,9 +40,10 @@ is left out: "not yet" is a negation, not a contrast.)"""
 
 CONTRAST_RE = re.compile(rf"\b(?:{'|'.join(CONTRAST_WORDS)})\b", re.I)
 """Where a statement's sides of a contrast split: when the sides are turned opposite ways and
-the one without the main clauses holds a question word, the sentence says both, and no yes or
-no is read. Chosen on the documentation tune sets' yes/no questions (a split at every clause
-break also took "ever" after "super()" for another side)."""
+the one without the main clauses holds a question word, that side decides if it is plainly the
+case asked (`SIDE_NEW_WORDS`), else the sentence says both, and no yes or no is read. Chosen
+on the documentation tune sets' yes/no questions (a split at every clause break also took
+"ever" after "super()" for another side)."""
 
 CLAUSE_BREAK_RE = re.compile(rf"[,;:()\[\]—–]|\s-\s|\b(?:{'|'.join(CONTRAST_WORDS)})\b", re.I)
 """Where a sentence's clauses split, for reading which clause a negation belongs to."""
@@ -69,3 +70,11 @@ WHOLE_WORD_RE = re.compile(r"\w+")
 """A word with a name of code kept whole ("strict_slashes"), for matching the object of a
 negation: "a trailing slash" is not the "strict_slashes" a question asks about, though the
 search's tokens ("strict", "slashes") share a stem with it."""
+
+SIDE_NEW_WORDS = 1
+"""Most words of its own (outside the question's) the other side of a contrast may add and still
+be read as the case asked: its predicate said another way ("assistance dogs are welcome" for
+"allowed") or none ("however it will not do so by default"). Those two, pages-26 and attrs-09,
+had no yes or no at 6cd032e (the sentence was read as saying both); with this bar both read
+right, and a side with a subject and object of its own ("but the default build does not
+include the GUI", three new words) still gives none."""

@@ -112,6 +112,15 @@ from graph.models.offline.yes_no import yes_or_no
             ["Tern runs on Linux and macOS, but not on Windows."],
             "no",
         ),
+        # "different ... than" is one comparison, stated by "different" without a "than"
+        (
+            "Can a Tarn field use a different name for reading than for writing?",
+            [
+                "The same name is used for reading and writing. It is not possible to give "
+                "a Tarn field a different name for reading and writing."
+            ],
+            "no",
+        ),
         # a negation in a parenthesis is no contrast ("super() ever" splits at its brackets)
         (
             "Does Quill ever call reset()?",

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from graph.models.offline.reading import split_statements, words
 from graph.models.offline.tuning.yes_no import (
     CLAUSE_BREAK_RE,
+    COMPARISON_OPENERS,
     COMPARISON_WORDS,
     CONDITION_WORDS,
     CONTRACTION_RE,
@@ -47,7 +48,7 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     if statement is None:
         return None
     asked = set(words(question))
-    if any(w in asked and w not in set(words(statement)) for w in COMPARISON_WORDS):
+    if unstated_comparison(asked, set(words(statement))):
         return None  # a comparison the sentence does not state ("both", "same", "than")
     deciding = deciding_clauses(statement, terms)
     if deciding is None:
@@ -62,6 +63,18 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     if restricts(deciding, asked):
         return None  # "supported for options only" says no to "arguments" without a "not"
     return "yes"
+
+
+def unstated_comparison(asked: set[str], said: set[str]) -> bool:
+    """Whether the question's words `asked` compare in a way the statement's `said` do not.
+
+    Each comparison word of the question must be in the statement, but a "than" closing a
+    comparison another word opens ("a different key ... than ...") is stated by that word.
+    """
+    return any(
+        w in asked and w not in said and not asked & said & COMPARISON_OPENERS.get(w, frozenset())
+        for w in COMPARISON_WORDS
+    )
 
 
 def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:

@@ -26,6 +26,12 @@ COMPARISON_WORDS = frozenset("both same different either than".split())
 """Words of a comparison ("are X and Y both ...", "older than"): a yes/no question holding one
 is answered only by a sentence that holds it too (two entities' sentences never say "same")."""
 
+COMPARISON_OPENERS = {"than": frozenset("different other rather".split())}
+"""Words opening a comparison the key word closes: a question's "a different key for
+serialization than for deserialization" is stated by "a different key for serialization and
+deserialization", which has no "than" (marshmallow-36, which gave no yes/no at 6cd032e for that
+"than" alone). A degree ("older than") has no opener here, and still needs the "than"."""
+
 RESTRICTION_WORDS = frozenset("only except exclusively solely".split())
 """Words limiting a statement ("for options only"): without a negation the answer may still be
 no for what the question asks, so none is given."""

@@ -121,6 +121,12 @@ from graph.models.offline.yes_no import yes_or_no
             ],
             "no",
         ),
+        # a hyphenated name is one word of the question: its subject said as "This" misses one
+        (
+            "Is Brell-Tarn a fork of Quill?",
+            ["Note This is not a fork of Quill; nor does it try to be."],
+            "no",
+        ),
         # a negation in a parenthesis is no contrast ("super() ever" splits at its brackets)
         (
             "Does Quill ever call reset()?",
@@ -149,6 +155,8 @@ def test_yes_or_no_reads_the_negation_of_the_statement(
             "Is the Lantern Bridge older than the Harl Bridge?",
             ["The Lantern Bridge opened in 1931."],
         ),
+        # "Brell" is not the asked "Brell-Tarn": a compound missing a part is a word missing
+        ("Is Brell-Tarn thread-safe?", ["Brell is thread-safe."]),
         # the sentence lacks most of what the question asks
         (
             "Are hidden commands shown in shell completion suggestions?",

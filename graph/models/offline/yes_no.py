@@ -35,6 +35,7 @@ from graph.models.offline.tuning.yes_no import (
     RESTRICTION_WORDS,
     SIDE_NEW_WORDS,
     WHOLE_WORD_RE,
+    WRITTEN_WORD_RE,
     YES_MISSING_SHARE,
 )
 from graph.models.support import question_terms
@@ -44,7 +45,7 @@ from tools.expand import stem
 def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     """Yes or no from `answer`'s sentences for `question`, or None when unsure."""
     terms = {stem(t) for t in question_terms(question)}
-    statement = best_statement(answer, terms)
+    statement = best_statement(answer, question, terms)
     if statement is None:
         return None
     asked = set(words(question))
@@ -77,20 +78,38 @@ def unstated_comparison(asked: set[str], said: set[str]) -> bool:
     )
 
 
-def best_statement(answer: Sequence[str], terms: set[str]) -> str | None:
-    """The sentence holding the most question words, if it misses few enough of them."""
+def best_statement(answer: Sequence[str], question: str, terms: set[str]) -> str | None:
+    """The sentence holding the most question words, if it misses few enough of them.
+
+    The question's words are counted as written (`written_words`): "Python-Markdown" missing
+    is one word missing, not two.
+    """
+    asked = written_words(question, terms)
     pieces = split_statements(answer)
-    best, best_missing = None, len(terms) + 1
+    best, best_missing = None, len(asked) + 1
     for i, piece in enumerate(pieces):
         held = {stem(w) for w in words(piece)}
         if i and (words(piece) or [""])[0] in PRONOUN_LEADS:
             held |= {stem(w) for w in words(pieces[i - 1])}
-        missing = len(terms - held)
+        missing = sum(not parts <= held for parts in asked)
         if missing < best_missing:
             best, best_missing = piece, missing
-    if best is None or not terms or best_missing > YES_MISSING_SHARE * len(terms):
+    if best is None or not asked or best_missing > YES_MISSING_SHARE * len(asked):
         return None
     return best
+
+
+def written_words(question: str, terms: set[str]) -> set[frozenset[str]]:
+    """The question's words as written (`WRITTEN_WORD_RE`), each as its parts' stems.
+
+    Only the stems that are question words are kept ("strict_slashes": "strict", "slash"),
+    and a word with none is left out.
+    """
+    found = (
+        frozenset(stem(p) for p in words(w)) & terms
+        for w in WRITTEN_WORD_RE.findall(question.lower())
+    )
+    return {parts for parts in found if parts}
 
 
 def clauses(text: str) -> list[list[str]]:

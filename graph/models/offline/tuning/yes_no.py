@@ -77,6 +77,13 @@ WHOLE_WORD_RE = re.compile(r"\w+")
 negation: "a trailing slash" is not the "strict_slashes" a question asks about, though the
 search's tokens ("strict", "slashes") share a stem with it."""
 
+WRITTEN_WORD_RE = re.compile(r"\w+(?:-\w+)*")
+"""A question word as written, a hyphenated compound or a name of code kept whole
+("Python-Markdown", "strict_slashes"), for counting the words a statement misses
+(`YES_MISSING_SHARE`): "This is not a CommonMark implementation" misses one word of "Is
+Python-Markdown an implementation of CommonMark?", its subject said as "This", not two of
+four (markdown-31, no yes/no at 6cd032e; the gold is no)."""
+
 SIDE_NEW_WORDS = 1
 """Most words of its own (outside the question's) the other side of a contrast may add and still
 be read as the case asked: its predicate said another way ("assistance dogs are welcome" for

@@ -173,3 +173,24 @@ def test_a_short_answer_from_a_sentence_naming_its_subject_by_a_pronoun_is_confi
     turns = [search("Vega scheduler owner"), answer("The Kestrel team", ["v1"])]
     state = run("Who owns the Vega scheduler?", turns)
     assert state["support"] == pytest.approx(1.0) and state["confident"] is True
+
+
+def short(text: str, short_answer: str, cited: list[str]) -> dict[str, Any]:
+    args = {"answer": text, "short_answer": short_answer, "citations": cited}
+    return {"thought": "done", "tool": "finish", "args": args}
+
+
+def test_a_short_answer_is_kept_only_when_the_answer_is_confident() -> None:
+    """Issue 19: a short answer only when sure. The sentence stays; the short answer goes."""
+    sure = run(
+        "What's the refund window?",
+        [search("refund window"), short("Refunds are accepted within 30 days.", "30 days", ["r1"])],
+    )
+    assert sure["confident"] is True and sure["short_answer"] == "30 days"
+    unsure = run(
+        "What's the refund window?",
+        [search("refund window"), short("Returns are simple.", "30 days", ["r1"])],
+    )
+    assert unsure["confident"] is False and unsure["stopped"] == "answer"
+    assert unsure["answer"] == "Returns are simple." and unsure["short_answer"] is None
+    assert not any("SHORT ANSWER" in line for line in render_result(unsure, []))

@@ -86,6 +86,15 @@ def test_according_to_the_docs_is_no_word_a_passage_must_hold() -> None:
     assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
 
 
+def test_the_docs_as_the_questions_subject_are_the_corpus_not_a_word_to_hold() -> None:
+    """ "Which tool do the docs recommend ...?": the docs are what is searched."""
+    question = "Which tool do the docs recommend for cleaning Quill output?"
+    assert "docs" not in weights(question, lambda t: 1.0)
+    assert "documentation" in weights("Where is the documentation text kept?", lambda t: 1.0)
+    held = ["Quill output is cleaned by Scrubber, the recommended tool."]
+    assert support(question, held, lambda t: 1.0) == pytest.approx(1.0)
+
+
 def test_never_is_a_negation_no_passage_must_hold() -> None:
     """A passage answering "... if I never configure it?" says "unless it is configured"."""
     question = "Which sink does Quill use if I never configure it?"

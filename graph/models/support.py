@@ -91,6 +91,17 @@ right answer now declined; wrong+conf 0.089 -> 0.088, right conf 0.894 -> 0.903)
 right conf 0.706 -> 0.667 only because the newly right answer is not confident (12 confident
 right answers before and after); nothing else moves."""
 
+DOCS_SUBJECT = re.compile(
+    r"\b(do|does|did|according to)\s+the\s+(?:docs|documentation|manual)\b", re.IGNORECASE
+)
+""""Do the docs recommend", "according to the documentation": the documentation asked about is
+the corpus searched, not a word a passage answering holds, so it is read as "do recommend"
+(its other words stay). "Documentation text" or "the docs folder" is something the docs are
+about, and stays. Measured: markdown right+cited +1 ("Which tool do the docs recommend for
+sanitizing the generated HTML?" was declined for lacking "docs"; now answered with "JustHTML
+is recommended as a sanitizer ...", right, not confident); no other answer on the 15 tune sets
+moves."""
+
 UNSET_VERBS = (
     "set|pass|passed|give|given|specify|specified|configure|configured|provide|provided|supply"
     "|supplied|choose|chosen|change|changed|told|tell|say|said|state|stated|override|overridden"
@@ -168,13 +179,13 @@ def spelled_out(text: str) -> str:
     """`text` as a question is read: contractions spelled out, "what kind of X" as "what X".
 
     `CONTRACTIONS` ("don't" -> "do not"), then `DEFAULT_IDIOMS` ("unless told otherwise" ->
-    "by default"), then `KIND_OF`.
+    "by default"), then `KIND_OF`, then `DOCS_SUBJECT` ("do the docs say" -> "do say").
     """
     for pattern, written in CONTRACTIONS:
         text = pattern.sub(written, text)
     for idiom, said in DEFAULT_IDIOMS:
         text = idiom.sub(said, text)
-    return KIND_OF.sub(r"\1", text)
+    return DOCS_SUBJECT.sub(r"\1", KIND_OF.sub(r"\1", text))
 
 
 def question_terms(text: str) -> list[str]:

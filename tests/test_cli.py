@@ -91,7 +91,7 @@ def test_ask_json_prints_exactly_the_result_keys(agent_home: Path) -> None:
     result = json.loads(lines[0])
     assert list(result) == [
         *("answer", "short_answer", "citations", "unsupported", "steps", "stopped"),
-        *("grounded", "ungrounded", "support", "confident", "thread_id"),
+        *("grounded", "ungrounded", "support", "confident", "doubts", "thread_id"),
     ]
     assert result["citations"] == ["pol-1"] and result["unsupported"] == []
     assert result["grounded"] == 1.0 and result["ungrounded"] is False
@@ -137,6 +137,7 @@ def test_ask_max_steps_and_thread(agent_home: Path) -> None:
         "ungrounded": False,
         "support": 0.0,
         "confident": False,
+        "doubts": [],
         "thread_id": "t-x1",
     }
     reused = json.loads(ok("ask", question, "--json", "--thread", "t-x1")[0])

@@ -13,13 +13,16 @@ from corpora import Corpus, Passage
 from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
+from graph.agent.grounding import doubt
 from graph.app.render_trace import render_result
-from graph.common.chat import ANSWER_DOUBT, NOT_CONFIDENT_ANSWER
+from graph.common.chat import ANSWER_DOUBT, NOT_CONFIDENT_ANSWER, answer_message
 from graph.models.confidence import (
     RIVAL_MARGIN,
     SUPPORT_BAR,
+    Confidence,
     answer_coverage,
     confidence,
+    doubts,
     is_confident,
     rivals,
     source_sentences,
@@ -149,8 +152,10 @@ def test_a_long_question_its_passages_cover_in_part_is_answered_not_confident() 
     state = run(question)
     assert state["stopped"] == "answer" and state["citations"]
     assert state["support"] < SUPPORT_BAR and state["confident"] is False
-    assert "(not confident: the cited passages cover" in str(state["messages"][-1].content)
-    assert any("(NOT CONFIDENT)" in line for line in render_result(state, []))
+    said = state["doubts"][0]
+    assert said.startswith("the cited passages cover ") and said.endswith(", under the 60% bar")
+    assert f"(not confident: {said}" in str(state["messages"][-1].content)
+    assert any(f"(NOT CONFIDENT: {said}" in line for line in render_result(state, []))
 
 
 def test_a_real_models_answer_whose_own_words_miss_the_question_is_not_confident() -> None:
@@ -158,9 +163,23 @@ def test_a_real_models_answer_whose_own_words_miss_the_question_is_not_confident
     state = run(question, [search("refund window"), answer("Returns are simple.", ["r1"])])
     assert state["support"] == pytest.approx(1.0)  # its citation covers the question ...
     assert state["confident"] is False  # ... but the answer does not say what r1 says
-    assert NOT_CONFIDENT_ANSWER in str(state["messages"][-1].content)
-    shown = render_result(state, [])
-    assert any(ANSWER_DOUBT in line for line in shown)
+    said = "another retrieved sentence covers 100% of the question, the answer 0%"
+    assert (
+        said in state["doubts"] and "the answer holds 0% of the question's words" in state["doubts"]
+    )
+    assert f"(not confident: {said}; " in str(state["messages"][-1].content)
+    assert any(said in line for line in render_result(state, []))
+
+
+def test_a_result_stored_before_doubts_were_kept_still_says_why_it_is_in_doubt() -> None:
+    """A checkpoint written before ``doubts`` existed is replayed with the older, general words."""
+    state = run(
+        "What's the refund window?",
+        [search("refund window"), answer("Returns are simple.", ["r1"])],
+    )
+    del state["doubts"]
+    assert any(ANSWER_DOUBT in line for line in render_result(state, []))
+    assert NOT_CONFIDENT_ANSWER in str(answer_message({**state, "doubt": doubt(state)}).content)
 
 
 def test_a_real_models_short_answer_drawn_from_its_citation_is_confident() -> None:
@@ -194,3 +213,17 @@ def test_a_short_answer_is_kept_only_when_the_answer_is_confident() -> None:
     assert unsure["confident"] is False and unsure["stopped"] == "answer"
     assert unsure["answer"] == "Returns are simple." and unsure["short_answer"] is None
     assert not any("SHORT ANSWER" in line for line in render_result(unsure, []))
+
+
+def test_doubts_name_each_failed_check_with_its_figures_and_none_when_confident() -> None:
+    assert doubts(Confidence(support=0.9, answer=0.8, rival=0.5)) == []
+    assert doubts(Confidence(support=0.9, answer=0.8, rival=0.5, counted=False, named=False)) == [
+        "it states no quantity, version or default where one is asked",
+        "it names no one where the question asks who",
+    ]
+    assert doubts(Confidence(support=0.9, answer=0.8, rival=0.5, called=False)) == [
+        "it names no thing where the question asks which one"
+    ]
+    assert doubts(Confidence(support=0.9, answer=0.8, rival=0.5, ties=3)) == [
+        "3 other retrieved sentences cover as much of the question"
+    ]

@@ -31,6 +31,7 @@ RESULT_KEYS = {
     "short_answer",
     "support",
     "confident",
+    "doubts",
     "citations",
     "unsupported",
     "steps",

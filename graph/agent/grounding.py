@@ -8,8 +8,9 @@
   bar with the answer singled out and on the question: no retrieved sentence it does not use
   covering clearly more of the question than the answer's own texts, fewer than `RIVAL_TIES`
   covering as much, and enough of the question's words held (`graph.models.confidence`), or an
-  answer computed by the calculator that searched nothing. `doubt` names whether the support or
-  the answer itself is what an answer missed.
+  answer computed by the calculator that searched nothing. ``doubts`` says which of those checks
+  an answer failed, with its figures; `doubt` names whether the support or the answer itself is
+  what it missed.
 - `corpora_hold` tells whether a question had passages to cite at all (the search tools'
   own evidence, words expanded as a search expands them), so an uncited answer to such a
   question is marked ``ungrounded``.
@@ -23,7 +24,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph.agent.transcript import hits_of, is_search_call
-from graph.models.confidence import SUPPORT_BAR, confidence
+from graph.models.confidence import SUPPORT_BAR, confidence, doubts
 from graph.models.support import question_terms, stems_of, support
 from graph.models.tool_weight import tool_weight
 from tools.calculator import CALCULATOR_TOOL
@@ -104,7 +105,11 @@ def computed(turn: Sequence[AnyMessage]) -> bool:
 def grounding(
     result: dict[str, Any], turn: Sequence[AnyMessage], question: str, tools: Sequence[Any]
 ) -> dict[str, Any]:
-    """The run result's ``grounded``, ``ungrounded``, ``support`` and ``confident`` fields."""
+    """The run result's ``grounded``, ``ungrounded``, ``support``, ``confident`` and ``doubts``.
+
+    ``doubts`` says why an answer is not confident, each failed check with its figures
+    (`graph.models.confidence.doubts`); [] for a confident answer or none.
+    """
     answer, citations = result.get("answer"), list(result.get("citations") or [])
     found = retrieved_texts(turn)
     texts = [found[doc_id] for doc_id in citations if doc_id in found]
@@ -112,11 +117,13 @@ def grounding(
     judged = confidence(question, answer or "", texts, read, tool_weight(tools))
     uncited = bool(answer) and not citations
     calculated = uncited and computed(turn)  # rests on the calculator, not on a passage
+    confident = bool(answer) and (judged.confident or calculated)
     return {
         "grounded": groundedness(answer, texts),
         "ungrounded": uncited and not calculated and corpora_hold(question, tools),
         "support": round(judged.support, 4) if answer else 0.0,
-        "confident": bool(answer) and (judged.confident or calculated),
+        "confident": confident,
+        "doubts": doubts(judged) if answer and not confident else [],
     }
 
 

@@ -67,6 +67,9 @@ class OutputState(TypedDict, total=False):
     confident: bool
     """Whether the answer is trusted: support at or above the bar and the answer singled out and on
     the question (`graph.models.confidence.is_confident`), or a computed result."""
+    doubts: list[str]
+    """Why the answer is not confident: each failed check with its figures ("another retrieved
+    sentence covers 74% of the question, the answer 53%"); [] when it is confident or absent."""
     ungrounded: bool
     """True when the answer cites nothing although the corpora hold passages on the question."""
     question: str

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 from graph.agent.grounding import doubt
 from graph.agent.messages import message_text
 from graph.agent.transcript import hits_of, is_search_call
+from graph.app.terminal import safe_text
 from graph.common.chat import ANSWER_DOUBT, is_answer_message
 from tools.finish import FINISH_TOOL
 
@@ -129,7 +130,10 @@ def render_support(result: dict[str, Any]) -> list[str]:
     verdict = "confident" if result.get("confident") else "NOT CONFIDENT"
     if result.get("confident") and not result.get("citations"):
         return ["  SUPPORT: nothing cited; the answer is computed (confident)"]
-    if doubt(result) == "answer":
+    reasons = [safe_text(r, one_line=True) for r in result.get("doubts") or []]
+    if reasons and not result.get("confident"):
+        verdict += f": {'; '.join(reasons)}"
+    elif doubt(result) == "answer":
         verdict += f": {ANSWER_DOUBT}"
     return [
         f"  SUPPORT: {float(result.get('support') or 0.0):.2f} of the question's weight is in"

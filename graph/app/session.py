@@ -55,6 +55,7 @@ RESULT_KEYS = (
     "ungrounded",
     "support",
     "confident",
+    "doubts",
 )
 
 

@@ -99,7 +99,8 @@ def answer_open_calls(messages: Sequence[AnyMessage], close: Closer) -> list[Any
 def answer_message(result: Mapping[str, Any]) -> AIMessage:
     """The AI message that closes a turn: the answer with its citations, or why there is none.
 
-    An answer that is not ``confident`` says why: its support, or (``result["doubt"]`` is
+    An answer that is not ``confident`` says why: the checks it failed (``result["doubts"]``),
+    else (a result stored before those were kept) its support, or (``result["doubt"]`` is
     ``"answer"``) that other retrieved sentences cover as much of the question or the answer
     holds little of it (`graph.models.confidence.is_confident`); a decline
     (``no_answer``) names the searches (``result["searched"]``) whose passages did not cover it.
@@ -107,9 +108,12 @@ def answer_message(result: Mapping[str, Any]) -> AIMessage:
     answer = result.get("answer")
     if result.get("stopped") == "answer" and answer:
         missing = [c for c in result.get("citations") or [] if f"[{c}]" not in answer]
+        reasons = [str(r) for r in result.get("doubts") or []]
         doubt = (
             []
             if result.get("confident", True)
+            else [f"(not confident: {'; '.join(reasons)})"]
+            if reasons
             else [NOT_CONFIDENT_ANSWER]
             if result.get("doubt") == "answer"
             else [NOT_CONFIDENT.format(support=float(result.get("support") or 0.0))]

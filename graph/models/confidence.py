@@ -275,3 +275,35 @@ def rivals(
     values = [covered(table, [sentence]) for sentence in rival_sentences(answer, source, retrieved)]
     ties = sum(value >= level or math.isclose(value, level) for value in values)
     return max(values, default=0.0), ties
+
+
+def doubts(judged: Confidence) -> list[str]:
+    """Why `judged` is not confident: one reason a check it fails, with its figures ([] if none).
+
+    What the chat message and the trace say instead of a generic list of what might be wrong.
+    """
+    said = [
+        (
+            judged.support < SUPPORT_BAR,
+            f"the cited passages cover {judged.support:.0%} of the question, under the "
+            f"{SUPPORT_BAR:.0%} bar",
+        ),
+        (
+            judged.rival - judged.answer >= RIVAL_MARGIN,
+            f"another retrieved sentence covers {judged.rival:.0%} of the question, the answer "
+            f"{judged.answer:.0%}",
+        ),
+        (
+            judged.ties >= RIVAL_TIES,
+            f"{judged.ties} other retrieved sentences cover as much of the question",
+        ),
+        (
+            judged.words < ANSWER_WORD_SHARE,
+            f"the answer holds {judged.words:.0%} of the question's words",
+        ),
+        (not judged.counted, "it states no quantity, version or default where one is asked"),
+        (not judged.named, "it names no one where the question asks who"),
+        (not judged.identified, "the cited passages lack a name or release the question writes"),
+        (not judged.called, "it names no thing where the question asks which one"),
+    ]
+    return [reason for failed, reason in said if failed]

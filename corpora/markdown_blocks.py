@@ -5,8 +5,9 @@ headings; a ``#`` line inside code never is. Code is a fenced block (```` ``` ``
 and an indented block (four spaces, after a blank line, outside a list). A MyST directive
 (```` ```{name} ```` or ``:::{name}``) is read by its kind (`corpora.blocks.directive_kind`);
 ```` ```{eval-rst} ```` holds reStructuredText and is read as such. MyST targets (``(x)=``),
-comments (``%``), attribute lines (``{.class}``), HTML comments, thematic breaks and table
-rules leave nothing; each list item is its own paragraph. A table (``| a | b |`` rows) is a
+comments (``%``), attribute lines (``{.class}``), HTML comments (not the text beside them on
+their lines), thematic breaks and table rules leave nothing; each list item is its own
+paragraph. A table (``| a | b |`` rows) is a
 ``table`` block, a row a line, its cells a `` | `` apart: each row reads as its own sentence, and no
 name runs from one cell into the next ("Class Kind Description" of a header row).
 
@@ -107,6 +108,10 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         line = _QUOTE.sub("", lines[i]) if lines[i].lstrip().startswith(">") else lines[i]
         line = _FOOTNOTE.sub("", line)
         fence = _FENCE.match(line)
+        code = line.startswith(_INDENTED) and not paragraph and not in_list
+        if "<!--" in line and not fence and not code:
+            lines = _uncommented(lines, i)  # the line again, without the comment
+            continue
         if not line.strip():
             last = _term(paragraph, defined)
             blocks += _prose(paragraph, is_item)
@@ -151,16 +156,13 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
             continue
         heading = _ATX.match(line)
         item = LIST_ITEM.match(line)
-        if heading or item or _SKIP.match(line) or _TABLE_RULE.match(line) or "<!--" in line:
+        if heading or item or _SKIP.match(line) or _TABLE_RULE.match(line):
             blocks += _prose(paragraph, is_item)
             paragraph = []
         if heading:
             in_list = False
             level = min(len(heading.group(1)), MAX_LEVEL)
             blocks.append(Block("heading", heading.group(2) or "", level))
-        elif "<!--" in line:
-            i = _after_comment(lines, i)
-            continue
         elif item:
             in_list, paragraph, is_item = True, [line[item.end() :]], True
         elif (_is_row(line) or _heads_table(lines, i)) and not in_list:
@@ -284,12 +286,20 @@ def _closes(line: str, marker: str) -> bool:
     )
 
 
-def _after_comment(lines: list[str], i: int) -> int:
-    """The line after the HTML comment opening on line `i` (text before it is dropped)."""
-    end = i
-    while end < len(lines) and "-->" not in lines[end]:
-        end += 1
-    return end + 1
+def _uncommented(lines: list[str], i: int) -> list[str]:
+    """`lines` with the HTML comment opening on line `i` taken out, and nothing else.
+
+    The text before ``<!--`` and after its ``-->`` stays, as one line ("Default value: 3
+    <!-- see #12 -->" keeps "Default value: 3"); a comment never closed runs to the end.
+    """
+    start = lines[i].index("<!--")
+    end = next(
+        (j for j in range(i, len(lines)) if "-->" in lines[j][start if j == i else 0 :]), None
+    )
+    if end is None:
+        return [*lines[:i], lines[i][:start]]
+    close = lines[end].index("-->", start + 4 if end == i else 0) + 3
+    return [*lines[:i], lines[i][:start] + lines[end][close:], *lines[end + 1 :]]
 
 
 def _is_row(line: str) -> bool:

@@ -184,3 +184,18 @@ def test_a_list_item_ending_without_punctuation_ends_its_sentence() -> None:
         "Drop support for Kettle 1\n\nKettle 1 reaches end of life. Fix the lid latch. Options: "
         "spout"
     )
+
+
+def test_an_html_comment_leaves_the_text_beside_it_on_its_lines(tmp_path: Path) -> None:
+    page = (
+        "# Kettle\n\n"
+        "Default value: 3 minutes <!-- was 2 before v4 -->\n"
+        "for the boil timer.\n\n"
+        "<!-- a note to editors\nspanning lines --> The lid locks when hot.\n\n"
+        "```html\n<!-- kept: code is code -->\n```\n"
+    )
+    text = read(tmp_path, "kettle.md", page)["kettle.md > Kettle"]
+    assert "Default value: 3 minutes for the boil timer." in text
+    assert "The lid locks when hot." in text
+    assert "<!-- kept: code is code -->" in text
+    assert "editors" not in text and "was 2" not in text

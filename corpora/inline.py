@@ -1,12 +1,14 @@
 """Inline markup of Markdown (with MyST roles) and reStructuredText, removed in linear time.
 
 `clean_inline` keeps the words and drops the marks: code spans keep their text verbatim (no
-emphasis is read inside them), roles (``:func:`x```, ``{ref}`text <target>```) and hyperlink
-references (```text <url>`_``) keep their text, Markdown links and images keep their text and
-alt, inline HTML tags, footnote
-marks, attribute lists (``{: #id }``, ``{ .class }``, not a Jinja ``{# comment #}``) and
-backslash escapes go, character references outside code read as their character (``&nbsp;``
-as a space, ``&amp;`` as ``&``), and whitespace collapses.
+emphasis is read inside them; an inline-highlight language mark, ``#!python``, goes), roles
+(``:func:`x```, ``{ref}`text <target>```) and hyperlink references (```text <url>`_``) keep
+their text, Markdown links and images keep their text and alt (a destination in angle brackets
+may hold parentheses), autolinks their address, inline HTML tags (a tag name, then attributes:
+``<YOUR_HOME>`` is a placeholder and stays), footnote marks, attribute lists (``{: #id }``,
+``{ .class }``, not a Jinja ``{# comment #}``) and backslash escapes go, character references
+outside code read as their character (``&nbsp;`` as a space, ``&amp;`` as ``&``), and
+whitespace collapses.
 
 Every step is linear in the length of the line, whatever it holds (128 KB of ``<``, 32 KB of
 backticks): backtick runs are paired by one scan (`_code_spans`), and each remaining pattern's
@@ -28,15 +30,19 @@ _ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
 _ROLE_LOOKBACK = 64
 _TARGET = re.compile(r"^([^<>]*?)\s*<([^<>\s]+)>$")
 """``text <target>`` inside a role, a hyperlink reference or rst interpreted text."""
+_HIGHLIGHT_MARK = re.compile(r"^#![\w+-]+\s+")
+"""The language mark opening an inline-highlighted code span (```#!python len(x)```, mkdocs'
+pymdownx.inlinehilite): it says how to colour the code, and is no part of it."""
 _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 _PRIVATE = str.maketrans("", "", "\ue000\ue001")
 _INLINE = (
-    (re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),  # image: its alt text
-    (re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),  # link: its text
+    (re.compile(r"!\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # image: alt
+    (re.compile(r"\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # link: text
     (re.compile(r"\[\^[^\[\]\s]+\]"), ""),  # footnote mark [^1]
     (re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]"), r"\1"),  # reference link
     (re.compile(r"\{(?::[^{}\n]*|[ \t]*[#.][A-Za-z_][^{}\n]*(?<!#))\}"), ""),  # attribute list
-    (re.compile(r"</?[A-Za-z][^<>\n]*>"), " "),  # inline HTML tag
+    (re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>"), r"\1"),  # autolink: its address
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>"), " "),  # inline HTML tag
     (re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w*])"), r"\1"),  # strong
     (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1"),  # strong
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
@@ -127,7 +133,7 @@ def _span_text(text: str, span: _Span) -> tuple[int, str]:
     inner = span.inner
     if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip():
         inner = inner[1:-1]  # CommonMark strips one space each side of a code span
-    return span.start, inner
+    return span.start, _HIGHLIGHT_MARK.sub("", inner, count=1)
 
 
 def _role_text(name: str, inner: str) -> str:

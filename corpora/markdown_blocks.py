@@ -54,6 +54,9 @@ _ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)[ \t]+(\S.*)$")
 """``!!! type [classes] ["title"]`` (admonition) or ``??? type`` / ``???+`` (collapsible)."""
 _WORD = re.compile(r"[\w-]+")
 _FRONT_KEY = re.compile(r"^[\w-]+[ \t]*:")
+_LINK_DEF_OPEN = re.compile(r"^ {0,3}\[(?!\^)[^\[\]\n]+\]:[ \t]*$")
+"""A link reference definition whose destination is on the next line (``[hook]:`` then an
+indented ``<https://...>``): both lines leave nothing."""
 _LINK_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\[\]\n]+)\]:[ \t]*\S", re.MULTILINE)
 _SHORTCUT = re.compile(r"(?<!\])\[([^\[\]\n]+)\](?![(\[:])")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -108,6 +111,9 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         line = _QUOTE.sub("", lines[i]) if lines[i].lstrip().startswith(">") else lines[i]
         line = _FOOTNOTE.sub("", line)
         fence = _FENCE.match(line)
+        if _LINK_DEF_OPEN.match(line) and i + 1 < len(lines) and lines[i + 1].strip():
+            i += 2  # a link reference definition, its destination on the next line
+            continue
         code = line.startswith(_INDENTED) and not paragraph and not in_list
         if "<!--" in line and not fence and not code:
             lines = _uncommented(lines, i)  # the line again, without the comment

@@ -199,3 +199,22 @@ def test_an_html_comment_leaves_the_text_beside_it_on_its_lines(tmp_path: Path) 
     assert "The lid locks when hot." in text
     assert "<!-- kept: code is code -->" in text
     assert "editors" not in text and "was 2" not in text
+
+
+def test_links_autolinks_placeholders_and_highlight_marks_read_as_rendered(tmp_path: Path) -> None:
+    page = (
+        "# Kettle\n\n"
+        "It does [code scaffolding](<https://example.org/wiki/Scaffold_(programming)>) well.\n"
+        "Docs live at <https://example.org/kettle>.\n"
+        "Put the file in <YOUR_HOME_FOLDER>/kettle, <b>bold</b> aside.\n"
+        "Render it with `#!jinja {{ boil() }}` in a template.\n\n"
+        "[descale-hook]:\n    <https://example.org/descale>\n\n"
+        "The lid locks when hot.\n"
+    )
+    text = read(tmp_path, "kettle.md", page)["kettle.md > Kettle"]
+    assert "It does code scaffolding well." in text
+    assert "Docs live at https://example.org/kettle." in text
+    assert "Put the file in <YOUR_HOME_FOLDER>/kettle, bold aside." in text
+    assert "Render it with {{ boil() }} in a template." in text
+    assert "descale-hook" not in text and "https://example.org/descale" not in text
+    assert text.endswith("The lid locks when hot.")

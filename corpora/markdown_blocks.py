@@ -109,6 +109,10 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
     i = 0
     while i < len(lines):
         line = _QUOTE.sub("", lines[i]) if lines[i].lstrip().startswith(">") else lines[i]
+        note = _FOOTNOTE.match(line)
+        if note and not line[note.end() :].strip():
+            lines = _footnote_text(lines, i)  # "[^2]:" with its text indented below
+            continue
         line = _FOOTNOTE.sub("", line)
         fence = _FENCE.match(line)
         if _LINK_DEF_OPEN.match(line) and i + 1 < len(lines) and lines[i + 1].strip():
@@ -290,6 +294,17 @@ def _closes(line: str, marker: str) -> bool:
         and stripped.startswith(marker)
         and not stripped.strip(marker[0])
     )
+
+
+def _footnote_text(lines: list[str], i: int) -> list[str]:
+    """`lines` with the footnote marker alone on line `i` replaced by its indented text.
+
+    The text is a paragraph of its own (a blank line before it), its lines dedented: no code.
+    """
+    end = i + 1
+    while end < len(lines) and lines[end].startswith(_INDENTED):
+        end += 1
+    return [*lines[:i], "", *(line.strip() for line in lines[i + 1 : end]), *lines[end:]]
 
 
 def _uncommented(lines: list[str], i: int) -> list[str]:

@@ -218,3 +218,12 @@ def test_links_autolinks_placeholders_and_highlight_marks_read_as_rendered(tmp_p
     assert "Render it with {{ boil() }} in a template." in text
     assert "descale-hook" not in text and "https://example.org/descale" not in text
     assert text.endswith("The lid locks when hot.")
+
+
+def test_a_footnote_whose_text_is_indented_below_its_mark_is_prose(tmp_path: Path) -> None:
+    page = (
+        "# Kettle\n\nThe kettle boils fast.[^1]\n\n"
+        "[^1]:\n    Only with the lid closed, and only\n    on a level surface.\n"
+    )
+    text = read(tmp_path, "kettle.md", page)["kettle.md > Kettle"]
+    assert text == "The kettle boils fast. Only with the lid closed, and only on a level surface."

@@ -35,6 +35,7 @@ SETS = (
     "structlog_docs_tune.jsonl",
     "marshmallow_docs_tune.jsonl",
     "trio_docs_tune.jsonl",
+    "anyio_docs_tune.jsonl",
 )
 
 

@@ -53,6 +53,7 @@ SHAPES: dict[str, str] = {
     "structlog": "docs",
     "marshmallow": "docs",
     "trio": "docs",
+    "anyio": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

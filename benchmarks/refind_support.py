@@ -36,6 +36,7 @@ SETS = (
     "marshmallow_docs_tune.jsonl",
     "trio_docs_tune.jsonl",
     "anyio_docs_tune.jsonl",
+    "copier_docs_tune.jsonl",
 )
 
 

@@ -54,6 +54,7 @@ SHAPES: dict[str, str] = {
     "marshmallow": "docs",
     "trio": "docs",
     "anyio": "docs",
+    "copier": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -78,6 +78,8 @@ TUNE_SETS: dict[str, str] = {
     "structlog": str(DATASETS / "structlog_docs_tune.jsonl"),
     "marshmallow": str(DATASETS / "marshmallow_docs_tune.jsonl"),
     "trio": str(DATASETS / "trio_docs_tune.jsonl"),
+    "anyio": str(DATASETS / "anyio_docs_tune.jsonl"),
+    "copier": str(DATASETS / "copier_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

@@ -35,6 +35,8 @@ SETS = (
     "structlog_docs_tune.jsonl",
     "marshmallow_docs_tune.jsonl",
     "trio_docs_tune.jsonl",
+    "anyio_docs_tune.jsonl",
+    "copier_docs_tune.jsonl",
 )
 
 

@@ -53,6 +53,8 @@ SHAPES: dict[str, str] = {
     "structlog": "docs",
     "marshmallow": "docs",
     "trio": "docs",
+    "anyio": "docs",
+    "copier": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -104,7 +104,7 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
         for position, said in enumerate(statements_with_code(body(texts[doc_id], title))):
-            if said.text.rstrip(".").strip() != title and not asks(said.text):
+            if not asks(said.text):
                 found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
 

@@ -320,13 +320,6 @@ def test_names_never_start_with_the_opening_word_or_a_function_word(
     assert [name.text for name in names(sentence)] == found
 
 
-def test_a_capital_inside_code_makes_no_opening_word_a_name() -> None:
-    passage = "Wire the lamp.\n\n```\nlamp = Lamp()  # Use OUR wick\n```\n\nUse the brass wick."
-    assert "use" not in mid_capitals([passage])
-    assert [n.text for n in names("Use the brass wick.", mid_capitals([passage]))] == []
-    assert "use" in mid_capitals(["Wire it, then Use the brass wick."])  # prose still counts
-
-
 @pytest.mark.parametrize(
     ("question", "kind"),
     [

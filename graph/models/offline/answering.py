@@ -29,8 +29,6 @@ from graph.models.offline.tuning.sentences import (
     ANAPHOR_WEIGHT,
     ANAPHORS,
     CONSEQUENCES,
-    LINK_WEIGHT,
-    NEIGHBOUR_WEIGHT,
     PAIR_COST,
     PAIRED,
     RANK_WEIGHT,
@@ -106,7 +104,7 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
         for position, said in enumerate(statements_with_code(body(texts[doc_id], title))):
-            if said.text.rstrip(".").strip() != title and not asks(said.text):
+            if not asks(said.text):
                 found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
     return found, texts
 
@@ -233,11 +231,14 @@ def adds(scorer: Scorer, one: Sentence, other: Sentence) -> bool:
 def bonus(scorer: Scorer, sentence: Sentence, previous: str) -> float:
     """What a sentence's place adds to its score.
 
-    Its passage's rank (`RANK_WEIGHT`), and the weight the sentence before it adds
-    (`ANAPHOR_WEIGHT` when it opens with one of `ANAPHORS`, else `NEIGHBOUR_WEIGHT`).
+    Its passage's rank (`RANK_WEIGHT`), and, when it opens with one of `ANAPHORS`, the weight
+    the sentence before it adds (`ANAPHOR_WEIGHT`): a sentence that does not point back stands
+    on its own words.
     """
-    share = ANAPHOR_WEIGHT if opening(sentence) in ANAPHORS else NEIGHBOUR_WEIGHT
-    return RANK_WEIGHT * sentence.rank + share * scorer.added(previous, sentence.text)
+    value = RANK_WEIGHT * sentence.rank
+    if opening(sentence) in ANAPHORS:
+        value += ANAPHOR_WEIGHT * scorer.added(previous, sentence.text)
+    return value
 
 
 def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
@@ -252,9 +253,7 @@ def linked(first: Sentence, second: Sentence, scorer: Scorer) -> bool:
         return False
     if first.doc_id == second.doc_id:
         return abs(first.position - second.position) == 1
-    shared = name_words(first.text, scorer) & name_words(second.text, scorer)
-    top = max(scorer.table.values(), default=1.0)
-    return any(scorer.weight(w) >= LINK_WEIGHT * top for w in shared)
+    return bool(name_words(first.text, scorer) & name_words(second.text, scorer))
 
 
 def name_words(text: str, scorer: Scorer) -> set[str]:

@@ -184,14 +184,10 @@ def _past_leading(start: int, parts: list[str]) -> tuple[int, list[str]]:
 
 
 def mid_capitals(texts: Iterable[str]) -> set[str]:
-    """Words written capitalised somewhere other than a sentence's start (lowercased).
-
-    Code blocks are left out: a capital in code or its comments ("# Use OUR formatter",
-    a diagram's node "User") says nothing of how the prose writes a word.
-    """
+    """Words written capitalised somewhere other than a sentence's start (lowercased)."""
     found: set[str] = set()
     for text in texts:
-        for sentence in sentences(plain(CODE_FENCE_RE.sub("\n\n", text))):
+        for sentence in sentences(plain(text)):
             for match in capital_spans(sentence):
                 if not opens(sentence, match.start()):
                     found.update(words(match.group(0)))

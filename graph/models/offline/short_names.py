@@ -29,7 +29,6 @@ from graph.models.offline.tuning.names import (
     HEAD_NOUN_RE,
     IDENTIFIER_RE,
     INTRO_WINDOW,
-    LEAD_PREPOSITION_RE,
     NAME_OF_RE,
     ONE_OF_A_KIND_RE,
     PERSON_LEADS,
@@ -70,15 +69,13 @@ def named(
     The doer of the question's verb comes first (`short_doers`). When some are typed
     (written against the question's noun: "the poet Adam Mickiewicz"; a
     person right after a lowercase question word: "the Phagmodru ruler Tai Situ") only those
-    count, and of those the ones after the preposition the question opens with ("From what
-    airport"). Of "A and B" the part the question does not name is the candidate.
+    count. Of "A and B" the part the question does not name is the candidate.
     """
     named_doers = doers(sentence, question, asked, kind == "person")
     if kind in ("person", "name") and named_doers:
         return named_doers
     heads = head_nouns(question) if kind in ("name", "place") else set()
     found, typed = [], []
-    led: list[str] = []
     for name in names(sentence, capitalised):
         text = _unnamed_part(POSSESSIVE_RE.sub("", name.text), asked)
         tokens = words(text)
@@ -95,13 +92,10 @@ def named(
         found.append(text)
         if against or kind in ("person", "place") and _introduced(name, sentence, asked):
             typed.append(text)
-        if _led_as_asked(question, sentence[: name.start]):
-            led.append(text)
     if heads and kind == "name":
         typed += [w for w in _code_words(sentence, heads, asked) if w not in typed]
         if asks_for_work(question):
             typed += [t for t in _titles(sentence, asked) if t not in typed]
-    typed = [t for t in typed if t in led] or typed  # "from what airport": the one after "from"
     if heads & CODE_HEADS:  # a function, a class: a name written against the noun, or as code
         return typed or [f for f in found if CODE_WORD_RE.fullmatch(f)]
     if kind == "place":
@@ -114,12 +108,6 @@ def _unnamed_part(text: str, asked: set[str]) -> str:
     parts = text.split(" and ")
     new = [p for p in parts if not known(p, asked)]
     return new[0] if len(parts) == 2 and len(new) == 1 else text
-
-
-def _led_as_asked(question: str, before: str) -> bool:
-    """Whether a name follows the preposition the question opens with ("From what airport")."""
-    lead = LEAD_PREPOSITION_RE.match(question)
-    return lead is not None and (words(before) or [""])[-1] == lead.group(1).lower()
 
 
 def _of_kind(kind: str, name: Name, text: str, sentence: str, against: bool) -> bool:

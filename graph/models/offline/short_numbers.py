@@ -29,7 +29,6 @@ from graph.models.offline.tuning.numbers import (
     MEASURE_RE,
     MONTH_RE,
     MULTIPLIER_WORDS,
-    NOT_UNITS,
     NUMBER_CONTEXT,
     NUMBER_MODIFIERS,
     NUMBER_RE,
@@ -173,7 +172,7 @@ def _unit(rest: str) -> str:
     if match is None:
         return ""
     first, second = match.group(1), match.group(2)
-    if first.lower() in FUNCTION_WORDS or first.lower() in NOT_UNITS:
+    if first.lower() in FUNCTION_WORDS:
         return ""
     if first.lower() == "business" and second:
         return f"{first} {second}"

@@ -62,12 +62,6 @@ ONE_OF_A_KIND_RE = re.compile(
 )
 """The noun of "what was the first <noun> (of ...)": the name asked for is written against it."""
 
-LEAD_PREPOSITION_RE = re.compile(
-    r"^\s*(from|to|against|into|at|on|with|by)\s+(?:what|which)\b", re.I
-)
-"""A question opening with a preposition ("From what airport did ..."): of two names of the
-kind, the one the sentence writes after that preposition."""
-
 INTRO_WINDOW = 3
 """Words before a name searched for the question word that introduces it ("a guest of
 Prince Antoni": function words skipped, a short phrase)."""

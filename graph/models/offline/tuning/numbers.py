@@ -40,9 +40,6 @@ development")."""
 UNIT_RE = re.compile(r"-?\s*([A-Za-z°]+)(?:\s+([A-Za-z]+))?")
 """The word or two after a number that may be its unit ("business days", "-year")."""
 
-NOT_UNITS = frozenset("others another more less fewer".split())
-"""Words after a number that are no unit ("two others"): the number stays bare."""
-
 NUMBER_CONTEXT = 3
 """Words before a number searched for a question word that types it ("a focal depth of")."""
 

@@ -19,19 +19,8 @@ duration for "how long") that the question does not name."""
 PAIR_COST = 0.1
 """What a second sentence must add to the score to join the first: a two-hop chain, linked by
 a name both sentences hold, or the next sentence of the passage. 0.1 against 0.15 and 0.05,
-with the window, rank and neighbour terms: the best on the documentation sets, squad,
+with the window, rank and anaphor terms: the best on the documentation sets, squad,
 hotpotqa-dev-tune and codes_tune at once."""
-
-LINK_WEIGHT = 0.0
-"""Weight a name word two passages share must have, over the question's heaviest word, to link
-them into a chain. 0.5 (common capitalised words such as "Import" link nothing) helped attrs
-and squad but cost hotpotqa-dev-tune 0.02 of contains, so every shared name word links. The
-lowercase connectors inside names (`reading.CONNECTORS`: "Tony Fadell and Michael Dhuey",
-"Winnie the Pooh") and numbers ("Since 2009", "Asphalt 4") are no name words: together, squad
-contains 0.737 to 0.743 (right+cited 0.727 to 0.730, wrong+conf 0.100 to 0.090),
-hotpotqa-dev-tune right+cited 0.396 to 0.400, every other tune set unchanged (connectors
-alone: squad +2 and hotpotqa-dev-tune -1 right+cited; numbers alone: hotpotqa-dev-tune +2,
-squad -1)."""
 
 PAIRED = 10
 """How many of the best single sentences are tried with a second one: a chain's first sentence
@@ -48,14 +37,6 @@ RANK_WEIGHT = 0.2
 """Bonus for a passage's place in the searches' rankings, 1 / (1 + passages seen before it):
 the search's own ranking (its length normalisation, its fields) knows which passage is about
 the question better than word counts alone. Only for hits the search scored."""
-
-NEIGHBOUR_WEIGHT = 0.0
-"""Weight of the question's weight the sentence before a sentence adds to it, when the sentence
-does not open with one of `ANAPHORS`: none. A sentence that does not point back stands on its
-own words; its predecessor's words had lifted a sentence next to the question's subject over
-the one answering it. 0.0 against 0.1 (with `ANAPHOR_WEIGHT` 0.5): squad contains 0.733 to
-0.737, service_tune right+cited 0.167 to 0.188, every other tune set unchanged (0.1 had beaten
-0.2 and 0.3 by one answer on squad and on hotpotqa-dev-tune)."""
 
 ANAPHORS = frozenset("it its they their them this these those he she his her such here".split())
 """Words that, opening a sentence, point back at what the sentence before names ("They never

@@ -1,6 +1,7 @@
 """A question asking the version of a thing it names ("Which Brisk versions does Orla support?")
-is not answered from passages that never name that thing: an answer stating no version of it is
-not confident (any model's: `states_versions`). Made-up passages only."""
+is not answered from passages that never name that thing: `unnamed_versions` declines a short
+question (the offline policy), and an answer stating no version of it is not confident (any
+model's: `states_versions`). Made-up passages only."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from made_up import flat
 from graph.models.asked_versions import (
     states_release,
     states_versions,
+    unnamed_versions,
     unstated_releases,
     version_subjects,
 )
 from graph.models.confidence import confidence
+from graph.models.offline.declines import declines
+from graph.models.support import covered, support_weights
 
 QUESTION = "Which Brisk versions does Orla support?"
 OTHER = "Deprecated since version 4.1.0. Support for colour themes in Orla versions is ending."
@@ -27,10 +31,19 @@ def test_the_thing_whose_version_is_asked() -> None:
 
 
 def test_a_passage_never_naming_it_states_another_version() -> None:
+    assert unnamed_versions(QUESTION, [OTHER]) == ["Brisk"]
+    assert unnamed_versions(QUESTION, [NAMED]) == []
     judged = confidence(QUESTION, OTHER, [OTHER], [OTHER], flat)
     assert judged.support >= 0.6  # covered
     assert not judged.counted and not judged.confident  # no version of Brisk stated
     assert confidence(QUESTION, NAMED, [NAMED], [NAMED], flat).confident
+
+
+def test_a_short_question_cited_from_such_a_passage_is_declined() -> None:
+    table = support_weights(QUESTION, flat)
+    why = declines(QUESTION, table, [OTHER], covered(table, [OTHER]), answer=OTHER)
+    assert why is not None and "'Brisk', whose version" in why
+    assert declines(QUESTION, table, [NAMED], covered(table, [NAMED]), answer=NAMED) is None
 
 
 def test_a_release_the_question_names_is_stated_by_its_citations() -> None:

@@ -1,8 +1,8 @@
 """Whether citations and answer are about the version a question asks: part of confidence.
 
-The citations state a release the question names (`unstated_releases`); the answer states a
-version of the thing whose version is asked (`states_versions`). The other checks of what is
-asked are `graph.models.asked`'s.
+The citations name the thing whose version is asked (`unnamed_versions`) and state a release
+the question names (`unstated_releases`); the answer states a version of that thing
+(`states_versions`). The other checks of what is asked are `graph.models.asked`'s.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ import re
 from collections.abc import Sequence
 
 from graph.models.asked import WORD_EDGES
+from graph.models.support import stems_of
+from tools.bm25_tokens import tokenize
+from tools.expand import form
 
 VERSION_OF_RE = re.compile(
     r"\b(?i:what|which)\s+(?P<name>[\w.+-]*[A-Z][\w.+-]*)\s+versions?\b"
@@ -19,16 +22,22 @@ VERSION_OF_RE = re.compile(
 )
 """A question asking which version of a thing it names ("Which Python versions does structlog
 support?", "What minimum version of iTunes ...?"; not "on older versions of Windows"): the
-name, written with a capital, is what the version is of. An answer stating no number after it
-("New in version 2.9. Jinja supports the Python async syntax.") states no version of it
-(`states_versions`).
+name, written with a capital, is what the version is of. A cited passage never naming it
+states the version of something else (`unnamed_versions`: the offline policy declines a short
+such question), and an answer stating no
+number after it ("New in version 2.9. Jinja supports the Python async syntax.") states no
+version of it (`states_versions`).
 
-`states_versions` made jinja's "Which Python versions does Jinja support?", answered from "New
-in version 2.9. Jinja supports the Python async and await syntax.", not confident (jinja wrong
-and confident 3 of 30 answers to 2); every right answer to such a question writes the version
-after the name ("Python 3.7", "Click 2.0", "Werkzeug 3.2", "iTunes 7") and keeps its
-confidence. A check that the citations name the thing (declining a short such question, and
-not confident otherwise) moved no answer of the 15 tune sets and was removed (issue 19)."""
+Added after "Which Python versions does structlog support?" (not in its documentation) was
+answered, confidently, from "Deprecated since version 26.1.0. Support for better-exceptions
+..." (support 0.74: "versions", "structlog" and "support" held, "Python" not). Over the tune
+sets, every other answer to such a question cites a passage naming the thing (Python, Bash,
+Click, Werkzeug, iTunes), but werkzeug's "Which Python versions does Werkzeug support?",
+answered wrong and not confident from a passage naming neither. `states_versions` then made
+jinja's "Which Python versions does Jinja support?", answered from "New in version 2.9. Jinja
+supports the Python async and await syntax.", not confident (jinja wrong and confident 3 of 30
+answers to 2); every right answer to such a question writes the version after the name
+("Python 3.7", "Click 2.0", "Werkzeug 3.2", "iTunes 7") and keeps its confidence."""
 
 RELEASE_RE = re.compile(
     r"\b(?P<name>[A-Z][\w.+-]*)(?:\s+v?(?P<version>\d+(?:\.\d+)+)|/(?P<slashed>\d+(?:\.\d+)*))\b"
@@ -64,6 +73,20 @@ def version_subjects(question: str) -> list[str]:
     "Python" of "Which Python versions ...?", "iTunes" of "the minimum version of iTunes".
     """
     return [m["name"] or m["of"] for m in VERSION_OF_RE.finditer(question)]
+
+
+def unnamed_versions(question: str, cited: Sequence[str]) -> list[str]:
+    """The things whose version `question` asks that no `cited` passage names.
+
+    Named when the passages hold each word of the name in the same `form` ("Python" by
+    "python").
+    """
+    held = stems_of(cited)
+    return [
+        name
+        for name in version_subjects(question)
+        if any(form(token) not in held for token in tokenize(name))
+    ]
 
 
 def unstated_releases(question: str, cited: Sequence[str]) -> list[str]:

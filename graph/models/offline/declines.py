@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models.asked import COMPARISON_QUESTION_RE, states_quantity
+from graph.models.asked_versions import unnamed_versions
 from graph.models.background import rarity
 from graph.models.confidence import SUPPORT_BAR
 from graph.models.offline.figures import figure
@@ -36,20 +37,25 @@ def declines(
     """Why the `cited` passages do not cover `question`, or None when they do.
 
     A short question (`SHORT_QUESTION_WORDS`) is declined when it names what no searched
-    corpus holds (`unknown`, from `unknown_names`), when its cited passages are below the bars
-    (`is_declined`), or when they are below `SUPPORT_BAR` and the `answer` they give states no
-    quantity where the question asks for one (`states_quantity`: "How many workers ...?"
-    answered "This runs faster."), or, at any support, when it asks by how much one thing
-    differs from another and the answer states no ratio ("How much faster is X than Y?":
-    `unquantified`); a longer one describes a case in the asker's words. `table` is the
-    question's `support_weights`, `value` the passages' support on it; otherwise an answer below
-    `SUPPORT_BAR` is given, and the finish node marks it not confident.
+    corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
+    cited passages never name (`graph.models.asked_versions.unnamed_versions`: "Which Python
+    versions ...?" cited from a passage stating another thing's version), when its cited
+    passages are below the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the
+    `answer` they give states no quantity where the question asks for one (`states_quantity`:
+    "How many workers ...?" answered "This runs faster."), or, at any support, when it asks by
+    how much one thing differs from another and the answer states no ratio ("How much faster
+    is X than Y?": `unquantified`); a longer one describes a case in the asker's words.
+    `table` is the question's `support_weights`, `value` the
+    passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and the finish
+    node marks it not confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))
     if unknown and size <= SHORT_QUESTION_WORDS:
         names = ", ".join(repr(w) for w in unknown)
         return f"no searched passage holds {names}, which the question names"
+    if size <= SHORT_QUESTION_WORDS and (versioned := unnamed_versions(question, cited)):
+        return f"no cited passage names {versioned[0]!r}, whose version the question asks"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
     bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)

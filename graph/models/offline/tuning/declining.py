@@ -6,6 +6,11 @@ Flask). That rule has no bar: over the tune sets a capitalised question word no 
 in eight off-corpus questions and in no question answered right; it declines two more of
 werkzeug's six (5 instead of 3) and moves nothing else.
 
+Nor does the decline of a short question asking the version of a thing its cited passages never
+name (`graph.models.asked_versions.VERSION_OF_RE`, `unnamed_versions`): "Which Python versions does
+structlog support?", off-corpus, had been answered from "Deprecated since version 26.1.0. ..."
+(structlog 5 of 6 off-corpus questions declined instead of 4); no other tune question moves.
+
 Nor does the decline of a short question asking for a quantity (how many, how much, how long,
 which version: `graph.models.asked.QUANTITY_QUESTION_RE`) whose cited passages are below
 `graph.models.confidence.SUPPORT_BAR` and whose answer states none: the answer would be given

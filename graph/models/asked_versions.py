@@ -23,8 +23,7 @@ VERSION_OF_RE = re.compile(
 """A question asking which version of a thing it names ("Which Python versions does structlog
 support?", "What minimum version of iTunes ...?"; not "on older versions of Windows"): the
 name, written with a capital, is what the version is of. A cited passage never naming it
-states the version of something else (`unnamed_versions`: the offline policy declines a short
-such question), and an answer stating no
+states the version of something else (`holds_version_subjects`), and an answer stating no
 number after it ("New in version 2.9. Jinja supports the Python async syntax.") states no
 version of it (`states_versions`).
 
@@ -87,6 +86,11 @@ def unnamed_versions(question: str, cited: Sequence[str]) -> list[str]:
         for name in version_subjects(question)
         if any(form(token) not in held for token in tokenize(name))
     ]
+
+
+def holds_version_subjects(question: str, cited: Sequence[str]) -> bool:
+    """Whether the `cited` passages name each thing whose version `question` asks."""
+    return not unnamed_versions(question, cited)
 
 
 def unstated_releases(question: str, cited: Sequence[str]) -> list[str]:

@@ -35,6 +35,7 @@ from graph.models.asked import (
 )
 from graph.models.asked_names import names_thing
 from graph.models.asked_versions import (
+    holds_version_subjects,
     states_versions,
     unstated_releases,
 )
@@ -133,8 +134,9 @@ class Confidence:
     """False when the question asks who and the answer names no one (`names_someone`)."""
     identified: bool = True
     """False when the question writes a name of code no cited passage holds
-    (`holds_identifiers`) or names a release no cited passage states (`unstated_releases`:
-    "Python-Markdown 3.11")."""
+    (`holds_identifiers`), asks the version of a thing no cited passage names
+    (`holds_version_subjects`), or names a release no cited passage states
+    (`unstated_releases`: "Python-Markdown 3.11")."""
     called: bool = True
     """False when the question asks which thing of code, or what something is called, and the
     answer writes no name the question lacks (`names_thing`)."""
@@ -191,7 +193,9 @@ def confidence(
         and states_versions(question, answer)
         and states_default(question, answer),
         names_someone(question, answer),
-        holds_identifiers(question, cited) and not unstated_releases(question, cited),
+        holds_identifiers(question, cited)
+        and holds_version_subjects(question, cited)
+        and not unstated_releases(question, cited),
         names_thing(question, answer),
     )
 

@@ -21,6 +21,8 @@ from tools.finish import FINISH_TOOL, finish
         "docs/release-notes/v2.md > Highlights",
         "change_log/release-1.4.md > Kettle 1.4 Release Notes",
         "news.md > 2.0 (2023-05-01)",
+        "versionhistory.rst > Version history",  # releases as bold lines, no headings
+        "kettle/updates.rst > Version history",
     ],
 )
 def test_a_changelog_or_release_notes_passage_is_a_change_note(title: str) -> None:

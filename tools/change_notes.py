@@ -24,22 +24,25 @@ SUFFIX_RE = re.compile(r"\.[A-Za-z]\w{0,7}$")
 """A file name's suffix (".md", ".rst"): a title whose first part has one starts with a path."""
 
 CHANGE_FILE_RE = re.compile(
-    r"(?:change_?logs?|changes|history|news|release[-_]?notes?|releases|whats[-_]?new)"
+    r"(?:change_?logs?|changes|(?:version[-_]?)?history|news|release[-_]?notes?|releases"
+    r"|whats[-_]?new)"
     r"(?:[-_.]?v?\d[\w.-]*)?|release[-_.]v?\d[\w.-]*",
     re.I,
 )
 """A path component (a folder, or a file name without its suffix) of a change note:
-"changelog.md", "CHANGES.rst", "HISTORY.md", "news.md", "change_log/release-2.4.md",
-"release-notes/v2.md" (matched whole: "release-process.md" and "newsletter.md" are pages)."""
+"changelog.md", "CHANGES.rst", "HISTORY.md", "versionhistory.rst" (AnyIO's, whose releases are
+bold lines, no headings), "news.md", "change_log/release-2.4.md", "release-notes/v2.md" (matched
+whole: "release-process.md" and "newsletter.md" are pages)."""
 
 CHANGE_HEADING_RE = re.compile(
     r"(?:(?:version|release)\s+)?\[?v?\d+\.\d+(?:\.\d+)*\]?(?:\s*[-–(:].*)?"
-    r"|.*\b(?:release\s+notes|change\s?log)",
+    r"|.*\b(?:release\s+notes|change\s?log|version\s+history)",
     re.I,
 )
 """A heading of a change note, matched whole: a version ("[3.3.0] - 2020-10-06",
-"Version 2.1.0", "2.1 (2020-01-01)") or a "... Release Notes" or "Changelog" heading. A
-heading that only starts with a number ("3.2 Migration", "2.0 support") is a page's."""
+"Version 2.1.0", "2.1 (2020-01-01)") or a "... Release Notes", "Changelog" or "Version
+history" heading. A heading that only starts with a number ("3.2 Migration", "2.0 support") is
+a page's."""
 
 CHANGE_QUESTION_RE = re.compile(
     r"\d+\.\d+|\b(?:versions?|releases?|released|change_?logs?|changed?|changes|history"

@@ -227,3 +227,21 @@ def test_a_footnote_whose_text_is_indented_below_its_mark_is_prose(tmp_path: Pat
     )
     text = read(tmp_path, "kettle.md", page)["kettle.md > Kettle"]
     assert text == "The kettle boils fast. Only with the lid closed, and only on a level surface."
+
+
+def test_an_empty_comment_opener_is_read_without_error(tmp_path: Path) -> None:
+    """ "<!-->" holds "-->" inside its own opener: the comment closes at a later "-->"."""
+    page = "# Kettle\n\nText <!--> more\n\nstill the comment --> The lid locks.\n"
+    assert read(tmp_path, "kettle.md", page)["kettle.md > Kettle"] == "Text The lid locks."
+
+
+@pytest.mark.timeout(60)
+def test_many_comments_and_footnotes_are_read_in_linear_time() -> None:
+    """A hang guard, not a speed assertion: rebuilding the page's lines at every comment or
+    footnote (quadratic) runs out of the timeout on this page; reading in place takes about a
+    second."""
+    lines = 100_000
+    page = "# Kettle\n\n" + "Boil <!-- note --> fast.\n" * lines
+    notes = "# Kettle\n\n" + "[^1]:\n    A note.\n\n" * (lines // 2)
+    sections = markdown_sections(page) + markdown_sections(notes)
+    assert sum(len(b.text) for s in sections for b in s.blocks) > lines

@@ -144,15 +144,7 @@ class Confidence:
     @property
     def confident(self) -> bool:
         """Support at the bar, no rival too strong, words held, what is asked or named held."""
-        return (
-            self.counted
-            and self.named
-            and self.identified
-            and self.called
-            and is_confident(
-                self.support, self.answer, self.rival, ties=self.ties, words=self.words
-            )
-        )
+        return not doubts(self)
 
 
 def is_confident(
@@ -170,9 +162,10 @@ def is_confident(
     """Whether support `value` reaches `bar` and the answer is singled out and on the question.
 
     `rival` is not `margin` above `answer`, fewer than `most_ties` rivals cover as much as the
-    answer, and its texts hold `least_words` of the question's words.
+    answer, and its texts hold `least_words` of the question's words (`doubts` with these bars).
     """
-    return value >= bar and rival - answer < margin and ties < most_ties and words >= least_words
+    judged = Confidence(value, answer, rival, ties, words)
+    return not doubts(judged, bar, margin, most_ties=most_ties, least_words=least_words)
 
 
 def confidence(
@@ -277,28 +270,37 @@ def rivals(
     return max(values, default=0.0), ties
 
 
-def doubts(judged: Confidence) -> list[str]:
+def doubts(
+    judged: Confidence,
+    bar: float = SUPPORT_BAR,
+    margin: float = RIVAL_MARGIN,
+    *,
+    most_ties: int = RIVAL_TIES,
+    least_words: float = ANSWER_WORD_SHARE,
+) -> list[str]:
     """Why `judged` is not confident: one reason a check it fails, with its figures ([] if none).
 
-    What the chat message and the trace say instead of a generic list of what might be wrong.
+    The one place the checks are written (`Confidence.confident` and `is_confident` are its
+    empty list); what the chat message and the trace say instead of a generic list of what might
+    be wrong.
     """
     said = [
         (
-            judged.support < SUPPORT_BAR,
+            judged.support < bar,
             f"the cited passages cover {judged.support:.0%} of the question, under the "
-            f"{SUPPORT_BAR:.0%} bar",
+            f"{bar:.0%} bar",
         ),
         (
-            judged.rival - judged.answer >= RIVAL_MARGIN,
+            judged.rival - judged.answer >= margin,
             f"another retrieved sentence covers {judged.rival:.0%} of the question, the answer "
             f"{judged.answer:.0%}",
         ),
         (
-            judged.ties >= RIVAL_TIES,
+            judged.ties >= most_ties,
             f"{judged.ties} other retrieved sentences cover as much of the question",
         ),
         (
-            judged.words < ANSWER_WORD_SHARE,
+            judged.words < least_words,
             f"the answer holds {judged.words:.0%} of the question's words",
         ),
         (not judged.counted, "it states no quantity, version or default where one is asked"),

@@ -80,6 +80,8 @@ TUNE_SETS: dict[str, str] = {
     "trio": str(DATASETS / "trio_docs_tune.jsonl"),
     "anyio": str(DATASETS / "anyio_docs_tune.jsonl"),
     "copier": str(DATASETS / "copier_docs_tune.jsonl"),
+    "babel": str(DATASETS / "babel_docs_tune.jsonl"),
+    "starlette": str(DATASETS / "starlette_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

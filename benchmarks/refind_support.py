@@ -37,6 +37,8 @@ SETS = (
     "trio_docs_tune.jsonl",
     "anyio_docs_tune.jsonl",
     "copier_docs_tune.jsonl",
+    "babel_docs_tune.jsonl",
+    "starlette_docs_tune.jsonl",
 )
 
 

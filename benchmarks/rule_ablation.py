@@ -55,6 +55,8 @@ SHAPES: dict[str, str] = {
     "trio": "docs",
     "anyio": "docs",
     "copier": "docs",
+    "babel": "docs",
+    "starlette": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -15,8 +15,10 @@ Python-Markdown and mkdocs pages read as written too: YAML front matter (between
 at the top) and link reference definitions (``[w]: https://...``) leave nothing, and a
 shortcut reference to a defined label (``[w]``) leaves its text; a line of ``=`` or ``-`` under
 a paragraph makes it a setext heading (level 1 or 2); an admonition (``!!! note "Title"``,
-``??? tip``) keeps its title and its indented body as Markdown (not as an indented code
-block); a ``///`` block fence line leaves nothing, its body read in place.
+``??? tip``) and a content tab (``=== "Title"``) keep their title and their indented body as
+Markdown (not as an indented code block); a ``///`` block fence line leaves nothing, its body
+read in place; a mkdocstrings line (``::: package.module``) and its indented options leave
+nothing.
 
 A definition list (a term line, then a line opening with ``: ``, as MyST and PHP Markdown
 Extra write one) reads as "term: definition", each further definition of the term as its own
@@ -52,6 +54,11 @@ link reference definition (not a footnote's ``[^1]:``)."""
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)[ \t]+(\S.*)$")
 """``!!! type [classes] ["title"]`` (admonition) or ``??? type`` / ``???+`` (collapsible)."""
+_TAB = re.compile(r'^(\s*)===\+?[ \t]+"([^"]*)"[ \t]*$')
+"""``=== "Title"`` (a content tab, pymdownx.tabbed): read as an admonition, title then body."""
+_AUTODOC = re.compile(r"^(\s*):::[ \t]+[\w.]+[ \t]*$")
+"""``::: package.module`` (mkdocstrings): documentation rendered from code, not in the page, so
+the line and its indented options leave nothing."""
 _WORD = re.compile(r"[\w-]+")
 _FRONT_KEY = re.compile(r"^[\w-]+[ \t]*:")
 _LINK_DEF_OPEN = re.compile(r"^ {0,3}\[(?!\^)[^\[\]\n]+\]:[ \t]*$")
@@ -118,6 +125,10 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         fence = _FENCE.match(line)
         if _LINK_DEF_OPEN.match(line) and i + 1 < len(lines) and lines[i + 1].strip():
             i += 2  # a link reference definition, its destination on the next line
+            continue
+        if autodoc := _AUTODOC.match(line):
+            blocks += _prose(paragraph, is_item)
+            paragraph, i = [], _body_end(lines, i, _indent(autodoc.group(1)))
             continue
         code = line.startswith(_INDENTED) and not paragraph and not in_list
         if "<!--" in line and not fence and not code:
@@ -250,6 +261,8 @@ def _nests(line: str, marker: str) -> bool:
 
 def _admonition_opener(line: str) -> tuple[int, str] | None:
     """An admonition opener's indent and title (``""`` for none), or None for another line."""
+    if tab := _TAB.match(line):
+        return _indent(tab.group(1)), tab.group(2)
     match = _ADMONITION.match(line)
     if match is None:
         return None
@@ -271,13 +284,19 @@ def _admonition(
     between them included.
     """
     margin, title = opener
+    end = _body_end(lines, i, margin)
+    blocks += prose_block(title)
+    blocks += _read(dedent([line.expandtabs(4) for line in lines[i + 1 : end]]), depth + 1)
+    return end
+
+
+def _body_end(lines: list[str], i: int, margin: int) -> int:
+    """The end of the lines after `i` indented past `margin` (blank lines between included)."""
     end = i + 1
     while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > margin):
         end += 1
     while end > i + 1 and not lines[end - 1].strip():
         end -= 1
-    blocks += prose_block(title)
-    blocks += _read(dedent([line.expandtabs(4) for line in lines[i + 1 : end]]), depth + 1)
     return end
 
 

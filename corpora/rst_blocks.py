@@ -6,7 +6,8 @@ level, never inside a directive, a list or a literal block. Code is a literal bl
 indented block after a paragraph ending ``::``; the ``::`` becomes ``:``, or goes when it
 stands apart), a doctest (``>>>`` lines), and the body of a code directive (``code-block``,
 ``code``, ``sourcecode`` and any directive `corpora.blocks.directive_kind` calls code).
-Labels and link targets (``.. _x:``), substitution definitions and comments leave nothing;
+Labels and link targets (``.. _x:``, ending at a blank line as in docutils), substitution
+definitions and comments leave nothing;
 prose directives (``note``, ``versionadded``, ...) leave their text. Grid and simple tables
 are read row by row.
 """
@@ -31,6 +32,7 @@ _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
 _DIRECTIVE = re.compile(r"^([\w:.+-]+)::(?:\s+(.*))?$")
 _GRID_RULE = re.compile(r"^\+[-=+]+\+?\s*$")
 _SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
+_TARGET = re.compile(r"^\.\.\s+_")
 
 
 def rst_blocks(text: str) -> list[Block]:
@@ -62,7 +64,7 @@ def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Bl
             blocks += _read(dedent(lines[i:end]), None, depth + 1)
             i = end
         elif stripped == ".." or stripped.startswith(".. "):
-            end = _body_end(lines, i)
+            end = _target_end(lines, i) if _TARGET.match(stripped) else _body_end(lines, i)
             blocks += _explicit(stripped[2:].strip(), lines[i + 1 : end], depth)
             i = end
         elif stripped.startswith(">>>"):
@@ -143,6 +145,18 @@ def _body_end(lines: list[str], i: int) -> int:
     """The end of the indented body after line `i` (blank lines inside it belong to it)."""
     end = i + 1
     while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t"):
+        end += 1
+    return end
+
+
+def _target_end(lines: list[str], i: int) -> int:
+    """The end of the link target at `i` (``.. _x: URL``): its indented lines up to a blank.
+
+    As docutils reads it: what is indented after the blank line is a block quote of its own
+    (a table indented under a label is the page's table, not the target's text).
+    """
+    end = i + 1
+    while end < len(lines) and lines[end].strip() and lines[end][0] in " \t":
         end += 1
     return end
 

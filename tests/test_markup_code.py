@@ -172,3 +172,39 @@ def test_a_long_section_is_cut_between_prose_and_code_never_inside_a_fence(
         assert len(fences) % 2 == 0  # every code piece opens and closes its own fence
     lines = [line for p in passages for line in p.text.split("\n") if line.startswith("torque(")]
     assert lines == [f"torque({n})  # bolt {n}" for n in range(80)]  # each line once, in order
+
+
+def test_a_link_target_ends_at_its_blank_line_and_an_indented_table_after_it_stays(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "Dial Codes\n==========\n\nThe table below lists the codes.\n\n"
+        " .. _`Dial reference`:\n    https://example.org/dial\n\n"
+        "  +------+-------------+\n  | Code | Meaning     |\n  +======+=============+\n"
+        "  | 7    | Low battery |\n  +------+-------------+\n\nAfter the table.\n"
+    )
+    got = read(tmp_path, "dial.rst", text)
+    assert got == {
+        "dial.rst > Dial Codes": (
+            "The table below lists the codes. Code Meaning 7 Low battery After the table."
+        )
+    }
+
+
+def test_mkdocs_tabs_keep_their_title_and_body_and_autodoc_lines_leave_nothing(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "# Kettle\n\nPick a style.\n\n"
+        '=== "Glass"\n\n    The glass kettle shows the water level.\n\n'
+        '=== "Steel"\n\n    ```python\n    kettle.boil()\n    ```\n\n'
+        '??? abstract "Reference"\n    ::: kettle.Kettle\n        options:\n'
+        "            show_root_heading: true\n\nThe kettle boils in 90 seconds.\n"
+    )
+    got = read(tmp_path, "kettle.md", text)
+    assert got == {
+        "kettle.md > Kettle": (
+            "Pick a style. Glass The glass kettle shows the water level. Steel\n\n"
+            "```\nkettle.boil()\n```\n\nReference The kettle boils in 90 seconds."
+        )
+    }

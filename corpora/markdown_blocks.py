@@ -281,12 +281,14 @@ def _admonition(
     """Read the admonition opening at `i` into `blocks` (title, then body); the line after it.
 
     Its body is every following line indented past the opener's own indent, blank lines
-    between them included.
+    between them included. When that body leaves nothing, its title goes too.
     """
     margin, title = opener
     end = _body_end(lines, i, margin)
-    blocks += prose_block(title)
-    blocks += _read(dedent([line.expandtabs(4) for line in lines[i + 1 : end]]), depth + 1)
+    inside = dedent([line.expandtabs(4) for line in lines[i + 1 : end]])
+    body = _read(inside, depth + 1)
+    if body or not inside:  # a title over nothing read (a mkdocstrings box) says nothing
+        blocks += prose_block(title) + body
     return end
 
 

@@ -205,6 +205,12 @@ def test_mkdocs_tabs_keep_their_title_and_body_and_autodoc_lines_leave_nothing(
     assert got == {
         "kettle.md > Kettle": (
             "Pick a style. Glass The glass kettle shows the water level. Steel\n\n"
-            "```\nkettle.boil()\n```\n\nReference The kettle boils in 90 seconds."
+            "```\nkettle.boil()\n```\n\nThe kettle boils in 90 seconds."
         )
     }
+
+
+def test_an_admonition_with_no_body_keeps_its_title(tmp_path: Path) -> None:
+    text = '# Kettle\n\n!!! warning "Unplug the kettle before descaling"\n\nThen rinse it.\n'
+    got = read(tmp_path, "kettle.md", text)
+    assert got == {"kettle.md > Kettle": "Unplug the kettle before descaling Then rinse it."}

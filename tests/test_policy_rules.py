@@ -49,7 +49,7 @@ def observe(tool: Any, action: Action) -> Observation:
 def test_rules_are_tried_in_the_table_order() -> None:
     assert [rule.__name__ for rule in RULES] == [
         *("compute", "answer_computed", "fill_schemas", "no_search_tool", "last_call"),
-        *("first_search", "second_hop", "follow_up", "read_deeper", "answer"),
+        *("first_search", "second_hop", "second_part", "follow_up", "read_deeper", "answer"),
     ]
 
 
@@ -255,3 +255,35 @@ def test_no_search_tool_declines() -> None:
     action = decide([finish], 6, "Who manages the Ledger team?", [])
     assert action.args == {"answer": None, "citations": []}
     assert action.thought.startswith("no_search_tool:")
+
+
+KETTLE = corpus(
+    "kettle",
+    {
+        "k1": "The Kettle firmware is built on the Brewix runtime.",
+        "k2": "A descaling cycle can run on a schedule: the cycle runs at night when you make one.",
+        "k3": "To make the Kettle run a descaling cycle, hold its power button for five seconds.",
+        "k4": "The descaling cycle uses citric acid and runs for twenty minutes.",
+        "k5": "The Kettle holds 1.7 litres of water.",
+    },
+)
+
+
+def test_a_question_asking_two_things_searches_and_answers_each_ask() -> None:
+    question = (
+        "Which runtime is the Kettle firmware built on, and how do I make it run a descaling cycle?"
+    )
+    tool = make_search_tool(KETTLE, k=1)
+    kit = [tool, finish]
+    first = decide(kit, 6, question, [])
+    assert first.thought.startswith("first_search: two asks")
+    assert first.args == {"query": "runtime Kettle firmware built"}
+    seen = [observe(tool, first)]
+    second = decide(kit, 6, question, seen)
+    assert second.thought.startswith("second_part: the second ask")
+    assert second.args == {"query": "Kettle make run descaling cycle"}
+    seen.append(observe(tool, second))
+    done = decide(kit, 6, question, seen)
+    assert done.tool == FINISH_TOOL and done.args["citations"] == ["k1", "k3"]
+    assert "Brewix" in done.args["answer"] and "five seconds" in done.args["answer"]
+    assert "short_answer" not in done.args  # one short answer would answer half the question

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from made_up import corpus
 
+from graph.models.offline.reading import asked_parts
 from graph.models.offline.rules import decide
 from graph.models.support import question_terms, support, weights
 from tools.finish import finish
@@ -152,3 +153,29 @@ def test_a_passage_saying_what_happens_when_no_value_is_given_states_a_default()
     literal = "If no converter is given, a Quill route uses the string converter."
     assert support(question, [literal], lambda t: 1.0) == pytest.approx(1.0)
     assert support(question, ["A Quill route uses the string converter."], lambda t: 1.0) < 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "Which pump feeds the tank, and how often is it serviced?",
+            ("Which pump feeds the tank?", "How often is it serviced?"),
+        ),
+        (
+            "In Tarn 4, what replaces the hooks, and in which release did they go?",
+            ("In Tarn 4, what replaces the hooks?", "In which release did they go?"),
+        ),
+        (
+            "Which flag skips the cache, and can it be set in the config file?",
+            ("Which flag skips the cache?", "Can it be set in the config file?"),
+        ),
+        ("Which pump feeds the tank and the boiler?", None),
+        ("Which pump, and which valve, feed the tank", None),
+        ("Pumps wear out, and when they do the tank runs dry.", None),
+    ],
+)
+def test_a_question_asking_two_things_reads_as_its_two_asks(
+    question: str, parts: tuple[str, str] | None
+) -> None:
+    assert asked_parts(question) == parts

@@ -79,6 +79,19 @@ class Answer:
         return joined(self.shown)
 
 
+def combined(answers: Sequence[Answer]) -> Answer:
+    """Several asks' answers as one: their sentences in order, each once, and every citation."""
+    sentences: list[str] = []
+    shown: list[str] = []
+    citations: list[str] = []
+    for one in answers:
+        sentences += [s for s in one.sentences if s not in sentences]
+        shown += [s for s in one.shown if s not in shown]
+        citations += [c for c in one.citations if c not in citations]
+    score = min(one.score for one in answers)
+    return Answer(sentences, citations, score, shown, context=answers[0].context)
+
+
 def joined(pieces: Sequence[str]) -> str:
     """Sentences as one answer: a space apart, or a blank line when one carries code."""
     return ("\n\n" if any("\n" in p for p in pieces) else " ").join(pieces)

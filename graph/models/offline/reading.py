@@ -23,6 +23,7 @@ from graph.models.offline.tuning.reading import (
     NAME_RE,
     PARENTHETICAL_RE,
     RELATIVE_RE,
+    SECOND_ASK_RE,
     SENTENCE_RE,
     STATEMENT_BREAK_RE,
     URL_RE,
@@ -262,3 +263,17 @@ def split_relative_clause(question: str) -> Hop | None:
     wh = {"where": "where", "whose": "whose"}.get(rel, "who")
     outer = question[: match.start()] + "{bridge}" + question[match.end("rest") :]
     return Hop(inner_query=f"{wh} {rest}", head=match.group("head").lower(), outer=outer)
+
+
+def asked_parts(question: str) -> tuple[str, str] | None:
+    """The two asks of a question that asks two things (`SECOND_ASK_RE`), each a question.
+
+    "Which function runs X, and which object limits Y?" is "Which function runs X?" and
+    "Which object limits Y?"; a question asking one thing, or no question, gives None.
+    """
+    text = question.strip()
+    match = SECOND_ASK_RE.search(text) if text.endswith("?") else None
+    if match is None:
+        return None
+    first, second = text[: match.start()].strip(), text[match.end() :].strip()
+    return f"{first}?", second[:1].upper() + second[1:]

@@ -15,13 +15,13 @@ from typing import Any
 
 from graph.models.actions import Action, Observation
 from graph.models.confidence import SUPPORT_BAR
-from graph.models.offline.answering import compose_answer, joined
+from graph.models.offline.answering import Answer, combined, compose_answer, joined
 from graph.models.offline.arithmetic import format_value
 from graph.models.offline.declines import declines, unknown_names
 from graph.models.offline.figures import figure
 from graph.models.offline.reading import mid_capitals, words
 from graph.models.offline.scoring import Scorer
-from graph.models.offline.short_answers import short_answer
+from graph.models.offline.short_answers import question_kind, short_answer
 from graph.models.offline.tuning.search import (
     COVERED,
     DEEPER_READ_COVERAGE,
@@ -120,6 +120,9 @@ def first_search(turn: Turn) -> Action | None:
     if turn.hop is not None and (turn.left is None or turn.left > ONE_SEARCH_LEFT):
         inner = turn.hop.inner_query
         return search(turn, f"first_search: two hops; first find {inner!r}", inner)
+    room = turn.left is None or turn.left > ONE_SEARCH_LEFT
+    if turn.parts is not None and room and (first := " ".join(content_words(turn.parts[0]))):
+        return search(turn, f"first_search: two asks; first {first!r}", first)
     query = " ".join(content_words(turn.question)) or turn.question
     thought = f"first_search: {len(query.split())} question words"
     forms = held_forms(turn, query) if len(query.split()) >= FORMS_MIN_WORDS else []
@@ -154,6 +157,25 @@ def second_hop(turn: Turn) -> Action | None:
     query = " ".join([bridge.name, *(w for w in content_words(outer) if w.lower() not in known)])
     clause = f"clause coverage {bridge.coverage:.2f}"
     return search(turn, f"second_hop: bridge {bridge.name!r} ({clause}); search {query!r}", query)
+
+
+def second_part(turn: Turn) -> Action | None:
+    """After a two-ask question's first search, search its second ask.
+
+    The query is the second ask's words and the names the first ask writes capitalised, which
+    its "it" stands for ("..., and how do I make it run my lifespan handler?").
+    """
+    if turn.parts is None or len(turn.searches) != 1:
+        return None
+    first, second = turn.parts
+    own = content_words(second)
+    held = {w.lower() for w in own}
+    named = written_capitalised(first)
+    names = [w for w in content_words(first) if w.lower() not in held and stem(w.lower()) in named]
+    query = " ".join([*names, *own])
+    if not own or " ".join(query.casefold().split()) in turn.tried():
+        return None
+    return search(turn, f"second_part: the second ask; search {query!r}", query)
 
 
 def follow_up(turn: Turn) -> Action | None:
@@ -240,6 +262,8 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     capitalised = mid_capitals([*texts, turn.question])
     scorer = Scorer(target, kind, turn.weight, known, capitalised, turn.question)
     chosen = compose_answer(scorer, turn.hits)
+    if turn.parts is not None:
+        chosen = both_asks(turn, capitalised) or chosen
     if chosen is None:
         return decline(f"{why}: no retrieved sentence holds a question word; decline")
     shown, citations = list(chosen.shown), list(chosen.citations)
@@ -257,13 +281,28 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     score = f"{chosen.score:.2f} from {', '.join(citations)}"
     if refusal:
         return decline(f"{why}: {refusal}; best sentence score {score}; decline")
-    short = short_answer(turn.question, kind, chosen.sentences, known, capitalised)
+    short = (
+        None
+        if turn.parts
+        else short_answer(turn.question, kind, chosen.sentences, known, capitalised)
+    )
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
     support = (
         f"support {figure(value, SUPPORT_BAR)} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
     )
     thought = f"{why}: {support} {SUPPORT_BAR:.2f}; sentence score {score}{said}"
     return finish(thought, text, citations, short)
+
+
+def both_asks(turn: Turn, capitalised: set[str]) -> Answer | None:
+    """A two-ask question's answer: each ask's best sentence(s), the first ask's first."""
+    assert turn.parts is not None
+    found = []
+    for part in turn.parts:
+        scorer = Scorer(part, question_kind(part), turn.weight, turn.question, capitalised, part)
+        if (one := compose_answer(scorer, turn.hits)) is not None:
+            found.append(one)
+    return combined(found) if found else None
 
 
 RULES: tuple[Rule, ...] = (
@@ -274,6 +313,7 @@ RULES: tuple[Rule, ...] = (
     last_call,
     first_search,
     second_hop,
+    second_part,
     follow_up,
     read_deeper,
     answer,

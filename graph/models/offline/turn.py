@@ -17,6 +17,7 @@ from graph.models.actions import Hit, Observation
 from graph.models.offline.arithmetic import Arithmetic, parse_arithmetic
 from graph.models.offline.reading import (
     Hop,
+    asked_parts,
     asks,
     body,
     mid_capitals,
@@ -90,14 +91,20 @@ class Turn:
         return question_kind(self.question)
 
     @cached_property
+    def parts(self) -> tuple[str, str] | None:
+        """The two asks of a question asking two things (`reading.asked_parts`), else None."""
+        return asked_parts(self.question)
+
+    @cached_property
     def hop(self) -> Hop | None:
         """The question's relative clause, when it is asked in two hops.
 
         Never for a yes/no question: "Are the extensions that ship with X supported?" asks about
         the extensions themselves, and its clause is no bridge to find first. Never when the
-        clause asks the question itself (`asks_itself`).
+        clause asks the question itself (`asks_itself`), nor when the question asks two things
+        (`parts`: each is searched on its own).
         """
-        if self.kind == "yesno":
+        if self.kind == "yesno" or self.parts is not None:
             return None
         hop = split_relative_clause(self.question)
         return None if hop is None or asks_itself(hop) else hop

@@ -33,6 +33,7 @@ _DIRECTIVE = re.compile(r"^([\w:.+-]+)::(?:\s+(.*))?$")
 _GRID_RULE = re.compile(r"^\+[-=+]+\+?\s*$")
 _SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
 _TARGET = re.compile(r"^\.\.\s+_")
+_CELL_GAP = re.compile(r"\s{2,}")
 
 
 def rst_blocks(text: str) -> list[Block]:
@@ -184,11 +185,36 @@ def _table_end(lines: list[str], i: int) -> int:
 
 
 def _table_rows(lines: list[str]) -> list[Block]:
-    """A table's rows as prose, cells joined by spaces, rule lines dropped."""
-    blocks: list[Block] = []
+    """A table as a ``table`` block: a row a line, its cells a `` | `` apart, rules dropped.
+
+    A grid table's row runs from one rule to the next, each cell's lines joined; a simple
+    table's line is a row, its cells two or more spaces apart, and a line whose first column
+    is blank continues the row above. Each row then reads as its own sentence, as a Markdown
+    table's does.
+    """
+    rows: list[list[str]] = []
+    grid = _GRID_RULE.match(lines[0].strip()) is not None
+    open_row = False
     for line in lines:
         stripped = line.strip()
         if not stripped or _GRID_RULE.match(stripped) or _SIMPLE_RULE.match(stripped):
+            open_row = False
             continue
-        blocks += prose_block(" ".join(cell.strip() for cell in stripped.strip("|").split("|")))
-    return blocks
+        if grid:
+            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
+        else:
+            cells = [cell for cell in _CELL_GAP.split(stripped) if cell]
+        if rows and (open_row if grid else line[:1] in " \t"):
+            rows[-1] = _merged(rows[-1], cells if grid else ["", *cells])
+        else:
+            rows.append(cells)
+        open_row = grid
+    text = "\n".join(" | ".join(cell for cell in row if cell) for row in rows if any(row))
+    return [Block("table", text)] if text else []
+
+
+def _merged(row: list[str], more: list[str]) -> list[str]:
+    """A row's cells with a further line's cells joined on, column by column."""
+    width = max(len(row), len(more))
+    padded = row + [""] * (width - len(row)), more + [""] * (width - len(more))
+    return [" ".join(filter(None, pair)) for pair in zip(*padded, strict=True)]

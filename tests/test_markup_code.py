@@ -186,7 +186,8 @@ def test_a_link_target_ends_at_its_blank_line_and_an_indented_table_after_it_sta
     got = read(tmp_path, "dial.rst", text)
     assert got == {
         "dial.rst > Dial Codes": (
-            "The table below lists the codes. Code Meaning 7 Low battery After the table."
+            "The table below lists the codes.\n\nCode | Meaning\n\n7 | Low battery\n\n"
+            "After the table."
         )
     }
 
@@ -214,3 +215,29 @@ def test_an_admonition_with_no_body_keeps_its_title(tmp_path: Path) -> None:
     text = '# Kettle\n\n!!! warning "Unplug the kettle before descaling"\n\nThen rinse it.\n'
     got = read(tmp_path, "kettle.md", text)
     assert got == {"kettle.md > Kettle": "Unplug the kettle before descaling Then rinse it."}
+
+
+def test_rst_table_rows_read_one_a_line_with_multi_line_cells_joined(tmp_path: Path) -> None:
+    text = (
+        "Options\n=======\n\nThe command accepts:\n\n"
+        "+------------+-----------------------+\n| Option     | Description           |\n"
+        "+============+=======================+\n| ``--pot``  | the template file     |\n"
+        "|            | (defaults to none)    |\n+------------+-----------------------+\n"
+        "| ``-q``     | print nothing         |\n+------------+-----------------------+\n\n"
+        "=====  ======\nMode   Effect\n=====  ======\nfast   skips checks\n"
+        "       and logs\nslow   checks all\n=====  ======\n"
+    )
+    got = read(tmp_path, "opts.rst", text)
+    assert got == {
+        "opts.rst > Options": "\n\n".join(
+            [
+                "The command accepts:",
+                "Option | Description",
+                "--pot | the template file (defaults to none)",
+                "-q | print nothing",
+                "Mode | Effect",
+                "fast | skips checks and logs",
+                "slow | checks all",
+            ]
+        )
+    }

@@ -287,3 +287,26 @@ def test_a_question_asking_two_things_searches_and_answers_each_ask() -> None:
     assert done.tool == FINISH_TOOL and done.args["citations"] == ["k1", "k3"]
     assert "Brewix" in done.args["answer"] and "five seconds" in done.args["answer"]
     assert "short_answer" not in done.args  # one short answer would answer half the question
+
+
+def test_a_word_capitalised_only_in_a_title_and_at_a_sentence_start_is_no_short_answer() -> None:
+    docs = Corpus(
+        "guide",
+        (
+            Passage(
+                id="g1",
+                title="guide.md > Gates > Guards",
+                text="Guards at the gate check the badge of every visitor.",
+            ),
+            Passage(id="g2", text="The lobby opens at eight and closes at six."),
+            Passage(id="g3", text="Visitors sign the register at the front desk."),
+            Passage(id="g4", text="The car park has forty spaces."),
+            Passage(id="g5", text="Lost badges are replaced by the security office."),
+        ),
+    )
+    tool = make_search_tool(docs, k=1)
+    question = "What checks the badge of every visitor?"
+    seen = [observe(tool, decide([tool, finish], 6, question, []))]
+    done = decide([tool, finish], 6, question, seen)
+    assert done.tool == FINISH_TOOL and done.args["citations"] == ["g1"]
+    assert "short_answer" not in done.args  # "Guards" opens its sentence: no name

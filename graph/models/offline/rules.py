@@ -38,6 +38,7 @@ from graph.models.offline.turn import (
     find_bridge,
     finite_forms,
     new_name,
+    past_title,
     written_capitalised,
 )
 from graph.models.structured.controller import StructuredController
@@ -281,17 +282,26 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     score = f"{chosen.score:.2f} from {', '.join(citations)}"
     if refusal:
         return decline(f"{why}: {refusal}; best sentence score {score}; decline")
-    short = (
-        None
-        if turn.parts
-        else short_answer(turn.question, kind, chosen.sentences, known, capitalised)
-    )
+    short = short_for(turn, chosen, known)
     said = f"; short answer {short!r} ({kind})" if short else f"; no short answer (kind {kind})"
     support = (
         f"support {figure(value, SUPPORT_BAR)} {'>=' if value >= SUPPORT_BAR else '<'} SUPPORT_BAR"
     )
     thought = f"{why}: {support} {SUPPORT_BAR:.2f}; sentence score {score}{said}"
     return finish(thought, text, citations, short)
+
+
+def short_for(turn: Turn, chosen: Answer, known: str) -> str | None:
+    """The short answer in `chosen`'s sentences (`short_answers.short_answer`), if any.
+
+    None for a two-ask question: one short answer would answer half of it. A sentence's first
+    word is a name only when the passages write it capitalised mid-sentence past their titles:
+    a heading ("guide.md > Permissions") is a label, no evidence of a name.
+    """
+    if turn.parts is not None:
+        return None
+    written = mid_capitals([*map(past_title, turn.hits), turn.question])
+    return short_answer(turn.question, turn.kind, chosen.sentences, known, written)
 
 
 def both_asks(turn: Turn, capitalised: set[str]) -> Answer | None:

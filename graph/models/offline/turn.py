@@ -180,13 +180,17 @@ def find_bridge(turn: Turn) -> Bridge | None:
     return best[1] if best else None
 
 
+def past_title(hit: Hit) -> str:
+    """A hit's text past the title it starts with (`body`): a label, never a sentence."""
+    return body(str(hit.get("text", "")), str(hit.get("title") or "").strip())
+
+
 def prose(hit: Hit) -> list[str]:
     """A hit's statements past the title its text starts with (`body`), questions left out.
 
     A title is a label and a question (`asks`) states nothing: neither names a bridge or lead.
     """
-    text, title = str(hit.get("text", "")), str(hit.get("title") or "").strip()
-    return [s for s in statements(body(text, title)) if not asks(s)]
+    return [s for s in statements(past_title(hit)) if not asks(s)]
 
 
 @dataclass(frozen=True)

@@ -335,3 +335,25 @@ def test_the_object_asked_for_is_the_short_answer_not_the_count_beside_it() -> N
     question = "Which object lets me limit how many lamps glow at once?"
     sentence = "A LampLimiter object caps how many lamps glow, at most 3 at a time."
     assert short(question, sentence) == "LampLimiter"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        (
+            "What exit code does the kiln tool return when the lid is open?",
+            "When the lid is open, the kiln tool stops and returns exit code 3.",
+            "3",
+        ),
+        (
+            "Which status code does the Orla gateway send when the queue is full?",
+            "The Orla gateway answers with a 503 status code when its queue is full.",
+            "503",
+        ),
+    ],
+)
+def test_a_status_or_exit_code_is_asked_as_a_number(
+    question: str, sentence: str, expected: str
+) -> None:
+    assert question_kind(question) == "number"
+    assert short(question, sentence) == expected

@@ -36,7 +36,9 @@ KIND_PATTERNS = (
     (
         re.compile(
             r"\bhow (many|much|far|tall|high|deep|big|large|heavy|wide|fast)\b"
-            r"|\b(what|which) (number|size|port)\b|\b(what|which) (http )?(status|exit|response) codes?\b|\b(what|which)('s|\s+is|\s+was|\s+are|\s+were)"
+            r"|\b(what|which) (number|size|port)\b"
+            r"|\b(what|which) (http )?(status|exit|response) codes?\b"
+            r"|\b(what|which)('s|\s+is|\s+was|\s+are|\s+were)"
             r"\s+the\s+(\w+\s+)?(number|amount|size|population|height|depth|length|width|area|"
             r"capacity|distance|speed|weight|cost|price|magnitude)\b"
             r"|\b(what|which|in which|in what) (\w+ )?versions?\b",

@@ -5,6 +5,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import ToolMessage
 
 from corpora import Corpus, Passage, load_builtin
+from graph.models.background import rarity
 from tools import builtin_index, default_tools
 from tools.bm25 import BM25
 from tools.expand import expand_query, expand_terms
@@ -138,6 +139,13 @@ def test_a_query_word_matches_its_base_word_undoubled_as_support_reads_it() -> N
     assert expand_terms(index, "wrapped lines") == ["wrap", "lines"]
     assert expand_terms(index, "stopped") == ["stopping"]  # both read as "stop"
     assert expand_terms(index, "called") == []  # a doubled l stays: "call", not "cal"
+
+
+def test_a_past_tense_in_ied_matches_its_y_word_and_background_rarity() -> None:
+    index = BM25({"a": "the kiln copies each glaze", "b": "the lamp applies a filter"})
+    assert expand_terms(index, "copied glaze") == ["copies", "glaze"]
+    assert expand_terms(index, "applied") == ["applies"]
+    assert rarity("copied") == rarity("copy") < 1.0  # a common word, however it is inflected
 
 
 def test_indexed_query_words_are_kept_as_they_are() -> None:

@@ -20,7 +20,7 @@ from tools.bm25_tokens import tokenize
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix-stripping stem: `owns`/`owned` -> `own`, `retries` -> `retry`.
+    """A light suffix-stripping stem: `owns`/`owned` -> `own`, `retries`/`copied` -> `retry`/`copy`.
 
     Accents are dropped first (`Zürich` -> `zurich`, as `Zurich`): a question typed without them
     matches the text that has them.
@@ -33,6 +33,7 @@ def stem(word: str) -> str:
         return w
     for suffix, replacement, min_len in (
         ("ies", "y", 5),
+        ("ied", "y", 5),
         ("sses", "ss", 5),
         ("ing", "", 6),
         ("ed", "", 5),

@@ -1,5 +1,6 @@
-"""Reading text the way the offline policy needs: words, sentences, names, markup, relative clauses.
+"""Reading text the way the offline policy needs: words, sentences, names, markup, clauses.
 
+Clauses are a question's relative clause (two hops) and its two asks ("..., and which ...?").
 Pure functions over strings, with no knowledge of any particular corpus or question. Words are
 read as the search reads them (`graph.models.support.question_terms`, `tools.expand.stem`).
 """

@@ -1,9 +1,9 @@
 """What a rule of the offline policy reads: the `Turn`, and the readings of it rules share.
 
 `Turn` holds the question, the turn's observations, the tools and the budget left, with the
-derived views (searches, hits, term weights, the relative clause); `find_bridge` reads a
-two-hop question's bridge entity, `new_name` the best new name of the last search (a `Lead`),
-`written_capitalised` the words a question writes capitalised.
+derived views (searches, hits, term weights, the relative clause, a question's two asks);
+`find_bridge` reads a two-hop question's bridge entity, `new_name` the best new name of the
+last search (a `Lead`), `written_capitalised` the words a question writes capitalised.
 """
 
 from __future__ import annotations

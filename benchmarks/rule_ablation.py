@@ -57,6 +57,7 @@ SHAPES: dict[str, str] = {
     "copier": "docs",
     "babel": "docs",
     "starlette": "docs",
+    "flask_sqlalchemy": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -8,8 +8,10 @@ later, once); code is the block's lines as written, dedented.
 A directive (rst ``.. name::``, MyST ```` ```{name} ```` or ``:::{name}``) is read by its
 kind (`directive_kind`): *prose* directives (admonitions, version notes, object descriptions,
 tabs) keep their body's text, with the version of a version note in front (``Changed in
-version 2.9.``); *empty* ones (tables of contents, images, autodoc, module markers) leave
-nothing; every other directive's body is code.
+version 2.9.``); *empty* ones (tables of contents, images, module markers) leave nothing; an
+*autodoc* one (``autoclass``, ...) leaves what the page writes in its body, after its object's
+name (the docstring it pulls in is not in the folder), and nothing when it has no body; every
+other directive's body is code.
 """
 
 from __future__ import annotations
@@ -81,10 +83,12 @@ LIST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.|\(\d+\)|[a-z][.)])\s+")
 """A bullet or enumerated list item's marker, with the space after it."""
 
 
-def directive_kind(name: str) -> Literal["prose", "empty", "code"]:
+def directive_kind(name: str) -> Literal["prose", "empty", "code", "autodoc"]:
     """How a directive's body is read (see the module docstring)."""
     bare = name.lower()
-    if bare.startswith("auto") or bare in EMPTY_DIRECTIVES:
+    if bare.startswith("auto"):
+        return "autodoc"
+    if bare in EMPTY_DIRECTIVES:
         return "empty"
     if bare in PROSE_DIRECTIVES or _DOMAIN.sub("", bare) in PROSE_DIRECTIVES:
         return "prose"
@@ -145,7 +149,7 @@ def directive_blocks(
     """
     kind = directive_kind(name)
     inner = without_options(body)
-    if kind == "empty":
+    if kind == "empty" or (kind == "autodoc" and not any(line.strip() for line in inner)):
         return []
     if kind == "code":
         return code_block(inner)

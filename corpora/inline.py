@@ -35,6 +35,9 @@ _HIGHLIGHT_MARK = re.compile(r"^#![\w+-]+\s+")
 pymdownx.inlinehilite): it says how to colour the code, and is no part of it."""
 _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 _PRIVATE = str.maketrans("", "", "\ue000\ue001")
+_UNDERSCORE_STRONG = (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1")
+_UNDERSCORE_EMPHASIS = (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1")
+"""Markdown's underscore emphasis (``__strong__``, ``_em_``); not reStructuredText's."""
 _INLINE = (
     (re.compile(r"!\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # image: alt
     (re.compile(r"\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # link: text
@@ -44,12 +47,15 @@ _INLINE = (
     (re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>"), r"\1"),  # autolink: its address
     (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>"), " "),  # inline HTML tag
     (re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w*])"), r"\1"),  # strong
-    (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1"),  # strong
+    _UNDERSCORE_STRONG,
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
-    (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1"),  # emphasis
+    _UNDERSCORE_EMPHASIS,
     (re.compile(r"\\ "), ""),  # rst escaped space ("`block`\ s")
     (re.compile(r"\\([!-/:-@\[-`{-~])"), r"\1"),  # backslash escape of punctuation
 )
+_RST_INLINE = tuple(p for p in _INLINE if p not in (_UNDERSCORE_STRONG, _UNDERSCORE_EMPHASIS))
+"""What reStructuredText's inline markup is: Markdown's but for underscore emphasis, so
+``__tablename__`` stays the name as written."""
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 """An HTML character reference (``&nbsp;``, ``&#8212;``): read as its character, as Markdown
 renders it, except inside a code span."""
@@ -62,8 +68,11 @@ token run into the sentence."""
 _LABEL_SEPARATORS = re.compile(r"[-_/]+")
 
 
-def clean_inline(text: str) -> str:
-    """Remove inline markup from one line or paragraph; whitespace collapsed (linear time)."""
+def clean_inline(text: str, rst: bool = False) -> str:
+    """Remove inline markup from one line or paragraph; whitespace collapsed (linear time).
+
+    `rst`: the text is reStructuredText, whose underscores mark no emphasis.
+    """
     text = text.translate(_PRIVATE)
     kept: list[str] = []
     out: list[str] = []
@@ -76,7 +85,7 @@ def clean_inline(text: str) -> str:
         last = span.end
     out.append(text[last:])
     text = "".join(out)
-    for pattern, repl in _INLINE:
+    for pattern, repl in _RST_INLINE if rst else _INLINE:
         text = pattern.sub(repl, text)
     text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     text = _PLACEHOLDER.sub(lambda m: kept[int(m.group(1))], text)

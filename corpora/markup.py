@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from html.parser import HTMLParser
 
 from corpora.blocks import MAX_LEVEL, Block
@@ -71,8 +72,12 @@ def fenced(code: str) -> str:
     return f"{CODE_FENCE}\n{code}\n{CODE_FENCE}"
 
 
-def sections(blocks: list[Block]) -> list[Section]:
-    """Group blocks under their headings; prose cleaned, sections without content dropped."""
+def sections(blocks: list[Block], rst: bool = False) -> list[Section]:
+    """Group blocks under their headings; prose cleaned, sections without content dropped.
+
+    `rst`: the blocks are reStructuredText's (`clean_inline` leaves its underscores).
+    """
+    clean = partial(clean_inline, rst=rst)
     out: list[Section] = []
     path: list[str] = []
     current: list[Block] = []
@@ -81,14 +86,14 @@ def sections(blocks: list[Block]) -> list[Section]:
             if current:
                 out.append(Section(tuple(path), tuple(current)))
                 current = []
-            title = clean_inline(block.text)
+            title = clean(block.text)
             path = [*path[: block.level - 1], title] if title else path
         elif block.kind == "prose":
-            text = clean_inline(block.text)
+            text = clean(block.text)
             if text:
                 current.append(Block("prose", text, item=block.item))
         elif block.kind == "table":
-            rows = [row for row in (clean_inline(r) for r in block.text.split("\n")) if row]
+            rows = [row for row in (clean(r) for r in block.text.split("\n")) if row]
             if rows:
                 current.append(Block("table", "\n".join(rows)))
         elif block.text.strip():
@@ -110,7 +115,7 @@ def markdown_sections(text: str) -> list[Section]:
 
 def rst_sections(text: str) -> list[Section]:
     """Split reStructuredText on its section titles (levels by order of underline style)."""
-    return sections(rst_blocks(text))
+    return sections(rst_blocks(text), rst=True)
 
 
 def html_sections(text: str) -> list[Section]:

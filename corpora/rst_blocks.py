@@ -7,7 +7,7 @@ indented block after a paragraph ending ``::``; the ``::`` becomes ``:``, or goe
 stands apart), a doctest (``>>>`` lines), and the body of a code directive (``code-block``,
 ``code``, ``sourcecode`` and any directive `corpora.blocks.directive_kind` calls code).
 Labels and link targets (``.. _x:``, ending at a blank line as in docutils), substitution
-definitions and comments leave nothing;
+definitions, comments and a field list opening the file (Sphinx's metadata) leave nothing;
 prose directives (``note``, ``versionadded``, ...) leave their text. Grid and simple tables
 are read row by row.
 """
@@ -34,11 +34,28 @@ _GRID_RULE = re.compile(r"^\+[-=+]+\+?\s*$")
 _SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
 _TARGET = re.compile(r"^\.\.\s+_")
 _CELL_GAP = re.compile(r"\s{2,}")
+_FIELD = re.compile(r"^:[\w-]+:(?:\s.*)?$")
 
 
 def rst_blocks(text: str) -> list[Block]:
     """The blocks of a reStructuredText document, in reading order."""
-    return _read(text.splitlines(), titles=[])
+    return _read(_without_metadata(text.splitlines()), titles=[])
+
+
+def _without_metadata(lines: list[str]) -> list[str]:
+    """The lines after the field list opening a document (``:orphan:``, ``:tocdepth: 2``).
+
+    Sphinx reads such a list as file-wide metadata and shows none of it.
+    """
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    start = i
+    while i < len(lines) and (
+        _FIELD.match(lines[i]) or (i > start and lines[i][:1] in " \t" and lines[i].strip())
+    ):
+        i += 1
+    return lines[i:] if i > start else lines
 
 
 def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Block]:

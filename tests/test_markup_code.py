@@ -241,3 +241,29 @@ def test_rst_table_rows_read_one_a_line_with_multi_line_cells_joined(tmp_path: P
             ]
         )
     }
+
+
+def test_an_autodoc_directive_keeps_what_its_body_writes_and_file_metadata_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    text = (
+        ":orphan:\n:tocdepth: 2\n\nKiln API\n========\n\n"
+        ".. autoclass:: Kiln\n    :members:\n\n"
+        "    .. attribute:: __zone__\n\n        The firing zone; defaults to ``None``.\n\n"
+        ".. autofunction:: fire\n\nThe kiln fires at dawn.\n"
+    )
+    got = read(tmp_path, "api.rst", text)
+    assert got == {
+        "api.rst > Kiln API": (
+            "Kiln __zone__ The firing zone; defaults to None. The kiln fires at dawn."
+        )
+    }
+
+
+def test_underscores_mark_emphasis_in_markdown_only(tmp_path: Path) -> None:
+    (tmp_path / "rst").mkdir()
+    (tmp_path / "md").mkdir()
+    rst = read(tmp_path / "rst", "m.rst", "Kiln\n====\n\nSet __fuel__ to _two_ bars.\n")
+    md = read(tmp_path / "md", "m.md", "# Kiln\n\nSet __fuel__ to _two_ bars.\n")
+    assert rst == {"m.rst > Kiln": "Set __fuel__ to _two_ bars."}
+    assert md == {"m.md > Kiln": "Set fuel to two bars."}

@@ -83,6 +83,7 @@ TUNE_SETS: dict[str, str] = {
     "babel": str(DATASETS / "babel_docs_tune.jsonl"),
     "starlette": str(DATASETS / "starlette_docs_tune.jsonl"),
     "flask_sqlalchemy": str(DATASETS / "flask_sqlalchemy_docs_tune.jsonl"),
+    "cattrs": str(DATASETS / "cattrs_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

@@ -40,6 +40,7 @@ SETS = (
     "babel_docs_tune.jsonl",
     "starlette_docs_tune.jsonl",
     "flask_sqlalchemy_docs_tune.jsonl",
+    "cattrs_docs_tune.jsonl",
 )
 
 

@@ -58,6 +58,7 @@ SHAPES: dict[str, str] = {
     "babel": "docs",
     "starlette": "docs",
     "flask_sqlalchemy": "docs",
+    "cattrs": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -53,8 +53,7 @@ def refind(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The file's rows with ``supporting`` re-found, and the problems met."""
     corpus = load_dataset(path, check_ids=False).corpus  # the ids are what it re-finds
     assert corpus is not None, f"{path.name} names no corpus"
-    texts = {p.id: p.text for p in corpus.passages}
-    folded = {pid: normalized(text) for pid, text in texts.items()}
+    folded = {p.id: normalized(p.text) for p in corpus.passages}
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     problems: list[str] = []
     for row in rows[1:]:

@@ -169,7 +169,7 @@ def _read(lines: list[str], depth: int = 0) -> list[Block]:
         if not paragraph and (opener := _admonition_opener(line)):
             i = _admonition(lines, i, opener, blocks, depth)
             continue
-        if line.startswith(_INDENTED) and not paragraph and not in_list:
+        if code:  # the branches between that change the paragraph or the list continue
             end = i
             while end < len(lines) and (not lines[end].strip() or lines[end].startswith(_INDENTED)):
                 end += 1

@@ -262,9 +262,9 @@ def answer(turn: Turn, why: str = "answer") -> Action:
     known = " ".join([turn.question, bridge.name if bridge else ""])
     capitalised = mid_capitals([*texts, turn.question])
     scorer = Scorer(target, kind, turn.weight, known, capitalised, turn.question)
-    chosen = compose_answer(scorer, turn.hits)
-    if turn.parts is not None:
-        chosen = both_asks(turn, capitalised) or chosen
+    chosen = (both_asks(turn, capitalised) if turn.parts else None) or compose_answer(
+        scorer, turn.hits
+    )
     if chosen is None:
         return decline(f"{why}: no retrieved sentence holds a question word; decline")
     shown, citations = list(chosen.shown), list(chosen.citations)

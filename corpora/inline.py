@@ -4,7 +4,8 @@
 emphasis is read inside them; an inline-highlight language mark, ``#!python``, goes), roles
 (``:func:`x```, ``{ref}`text <target>```) and hyperlink references (```text <url>`_``) keep
 their text, Markdown links and images keep their text and alt (a destination in angle brackets
-may hold parentheses), autolinks their address, inline HTML tags (a tag name, then attributes:
+may hold parentheses; a link with no text reads as its target's words, as MyST shows its
+title), autolinks their address, inline HTML tags (a tag name, then attributes:
 ``<YOUR_HOME>`` is a placeholder and stays), footnote marks, attribute lists (``{: #id }``,
 ``{ .class }``, not a Jinja ``{# comment #}``) and backslash escapes go, character references
 outside code read as their character (``&nbsp;`` as a space, ``&amp;`` as ``&``), and
@@ -38,9 +39,36 @@ _PRIVATE = str.maketrans("", "", "\ue000\ue001")
 _UNDERSCORE_STRONG = (re.compile(r"(?<![\w_])__(?=\S)([^_\n]+?)(?<=\S)__(?![\w_])"), r"\1")
 _UNDERSCORE_EMPHASIS = (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1")
 """Markdown's underscore emphasis (``__strong__``, ``_em_``); not reStructuredText's."""
+
+
+def _link_text(match: re.Match[str]) -> str:
+    """A Markdown link's text; a link without text reads as its target's words.
+
+    MyST shows a text-less link (``see [](customizing.md)``, ``[](#typingany)``) as the
+    target's title: the words of its fragment, else of its page's name, stand in for it, as a
+    link role's bare label does (`_label_words`), so the sentence keeps its object ("see
+    Customizing", not "see ."); an address (``[](https://...)``) is shown as itself.
+    """
+    text = match.group(1)
+    if text.strip():
+        return text
+    target = match.group(2).strip("<> ")
+    if "://" in target:
+        return target  # an address is shown as itself
+    path, _, fragment = target.partition("#")
+    page = path.rstrip("/").rsplit("/", 1)[-1]
+    return _label_words(fragment or page.rsplit(".", 1)[0])
+
+
+def _label_words(label: str) -> str:
+    """A label or page path as its words, capitalised as a title ("Pull request docs")."""
+    words = _LABEL_SEPARATORS.sub(" ", label.rsplit("/", 1)[-1]).strip()
+    return words[:1].upper() + words[1:]
+
+
 _INLINE = (
     (re.compile(r"!\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # image: alt
-    (re.compile(r"\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # link: text
+    (re.compile(r"\[([^\[\]\n]*)\]\((<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), _link_text),  # link
     (re.compile(r"\[\^[^\[\]\s]+\]"), ""),  # footnote mark [^1]
     (re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]"), r"\1"),  # reference link
     (re.compile(r"\{(?::[^{}\n]*|[ \t]*[#.][A-Za-z_][^{}\n]*(?<!#))\}"), ""),  # attribute list
@@ -161,6 +189,5 @@ def _role_text(name: str, inner: str) -> str:
     if shown.startswith("~"):
         shown = shown[1:].rsplit(".", 1)[-1]
     if name in _LINK_ROLES and not target:
-        words = _LABEL_SEPARATORS.sub(" ", shown.rsplit("/", 1)[-1]).strip()
-        return words[:1].upper() + words[1:]
+        return _label_words(shown)
     return _NAMED_ROLES[name].format(shown) if name in _NAMED_ROLES else shown

@@ -157,6 +157,17 @@ def test_a_bare_ref_or_doc_target_reads_as_its_words_capitalised_like_a_title() 
     assert section.text == "Read Valve sizes first."
 
 
+def test_a_link_without_text_reads_as_its_targets_words_and_an_address_as_itself() -> None:
+    (section,) = markdown_sections(
+        "For pumps see [](priming.md). Seals are covered in [](seals/care.md#dry-running_seals)"
+        " and [](#valve-sizes); the spec is [](<https://x.invalid/spec>), the [manual](m.md)."
+    )
+    assert section.text == (
+        "For pumps see Priming. Seals are covered in Dry running seals and Valve sizes; the spec"
+        " is https://x.invalid/spec, the manual."
+    )
+
+
 def test_a_long_section_is_cut_between_prose_and_code_never_inside_a_fence(
     tmp_path: Path,
 ) -> None:

@@ -357,3 +357,28 @@ def test_a_status_or_exit_code_is_asked_as_a_number(
 ) -> None:
     assert question_kind(question) == "number"
     assert short(question, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "counting", "naming", "expected"),
+    [
+        (
+            "With --quiet, what exit code does kiln-check give when a firing is due?",
+            "To make checks scriptable, kiln-check offers two options: --json and --quiet.",
+            "With --quiet, kiln-check exits with 2 when a firing is due.",
+            "2",
+        ),
+        (
+            "Which port does the Orla gateway listen on?",
+            "The Orla gateway listens on three ports at once, one per queue.",
+            "The Orla gateway listens on port 8040.",
+            "8040",
+        ),
+    ],
+)
+def test_a_code_or_port_is_written_in_digits_never_a_spelled_count(
+    question: str, counting: str, naming: str, expected: str
+) -> None:
+    assert question_kind(question) == "number"
+    assert short(question, counting) is None
+    assert short(question, naming) == expected

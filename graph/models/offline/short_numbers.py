@@ -25,6 +25,7 @@ from graph.models.offline.tuning.numbers import (
     DATE_RE,
     FREQUENCY_RE,
     HOW_MANY_RE,
+    LABEL_QUESTION_RE,
     LETTER_WORD_RE,
     MEASURE_RE,
     MONTH_RE,
@@ -141,6 +142,8 @@ def _of_quantity(kind: str, number: Number, unit_word: str, question: str) -> bo
         return "%" in number.text or unit_word in PERCENT_UNITS
     if number.spelled and not number.unit:
         return False  # "one of the ...": a spelled number counts only with its noun
+    if number.spelled and LABEL_QUESTION_RE.search(question):
+        return False  # "what exit code": a code is written in digits; "two options" counts
     if unit_word and _counts(number, _unit_asked(question)):
         return True  # "how many years": 3 years
     if unit_word in TIME_UNITS:

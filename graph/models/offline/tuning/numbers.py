@@ -40,6 +40,16 @@ development")."""
 UNIT_RE = re.compile(r"-?\s*([A-Za-z°]+)(?:\s+([A-Za-z]+))?")
 """The word or two after a number that may be its unit ("business days", "-year")."""
 
+LABEL_QUESTION_RE = re.compile(
+    r"\b(?:what|which)\s+(?:(?:http|status|exit|response|error|return)\s+)?"
+    r"(?:codes?|ports?|versions?|numbers?)\b",
+    re.I,
+)
+"""A question asking for a number that names rather than counts (an exit or status code, a
+port, a version, a number to call): documents write such numbers in digits, so a number spelled
+out counts something else ("two options" is no exit code). From the Copier docs set, where
+"what exit code does check-update give" had the short answer "two options"."""
+
 NUMBER_CONTEXT = 3
 """Words before a number searched for a question word that types it ("a focal depth of")."""
 

@@ -106,10 +106,9 @@ def render_result(result: dict[str, Any], turn: Sequence[AnyMessage]) -> list[st
     elif stopped == "error":
         head = [f"  ERROR: {result.get('error')}"]
     elif stopped == "no_answer":
-        head = [
-            "  NO ANSWER: the passages found do not cover the question"
-            f" (support {float(result.get('support') or 0.0):.2f})"
-        ]
+        head = ["  NO ANSWER: the passages found do not cover the question"]
+        if result.get("citations"):  # nothing cited covers nothing: no "support 0.00" to show
+            head[0] += f" (support {float(result.get('support') or 0.0):.2f})"
     else:
         head = [f"  ANSWER: {result.get('answer')}"]
         if result.get("short_answer"):

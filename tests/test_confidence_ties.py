@@ -13,8 +13,14 @@ from graph.models.confidence import (
     rivals,
 )
 from graph.models.offline.declines import declines, is_declined
-from graph.models.offline.tuning.declining import DECLINE_SUPPORT, DECLINE_WORD_SHARE
-from graph.models.support import covered, support_weights, weights, word_share
+from graph.models.offline.tuning.declining import (
+    DECLINE_SUPPORT,
+    DECLINE_WORD_SHARE,
+    FULL_BAR_WORDS,
+    LONGER_DECLINE_SUPPORT,
+    SHORT_QUESTION_WORDS,
+)
+from graph.models.support import covered, question_terms, support_weights, weights, word_share
 
 WEIGHTS = {"luggage": 1.0, "fee": 5.0, "ferry": 1.0, "opened": 1.0, "lighthouse": 1.0}
 """Made-up idf: "fee" is the rare word of its question."""
@@ -91,3 +97,24 @@ def test_only_a_short_question_is_declined_and_on_either_bar() -> None:
     assert is_declined(3, 0.5, 1.0, 8, 0.51, 0.4)  # little support
     assert not is_declined(3, 0.7, 1 / 3, 8, 0.51, 0.3)
     assert not is_declined(9, 0.1, 0.0, 8, 0.51, 0.4)  # a long question is answered
+
+
+def test_a_longer_short_question_is_held_to_the_lower_support_bar() -> None:
+    """Eight words spent on a case: a passage answering it in its own words may lack more."""
+    longer = "Which zorvat glaze keeps Varn kiln shelves from cracking overnight?"
+    shorter = "Which zorvat glaze keeps kiln shelves cool?"
+    assert FULL_BAR_WORDS < len(question_terms(longer)) <= SHORT_QUESTION_WORDS
+    assert len(question_terms(shorter)) <= FULL_BAR_WORDS
+    cited = ["A zorvat glaze coats the Varn shelves."]
+    for question in (longer, shorter):
+        table = support_weights(question, weight)
+        value = covered(table, cited)
+        assert LONGER_DECLINE_SUPPORT <= value < DECLINE_SUPPORT, (question, value)
+    assert declined(longer, cited) is None
+    why = declined(shorter, cited)
+    assert why is not None and f"< DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}" in why
+    table = support_weights(longer, weight)
+    bare = ["Varn shelves are stacked by hand."]
+    assert covered(table, bare) < LONGER_DECLINE_SUPPORT
+    why = declined(longer, bare)
+    assert why is not None and f"< LONGER_DECLINE_SUPPORT {LONGER_DECLINE_SUPPORT:.2f}" in why

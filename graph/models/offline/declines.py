@@ -19,6 +19,8 @@ from graph.models.offline.tuning.declining import (
     DECLINE_RARE_WORD,
     DECLINE_SUPPORT,
     DECLINE_WORD_SHARE,
+    FULL_BAR_WORDS,
+    LONGER_DECLINE_SUPPORT,
     SHORT_QUESTION_WORDS,
 )
 from graph.models.offline.tuning.reading import WORD_RE
@@ -40,7 +42,8 @@ def declines(
     corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
     cited passages never name (`graph.models.asked_versions.unnamed_versions`: "Which Python
     versions ...?" cited from a passage stating another thing's version), when its cited
-    passages are below the bars (`is_declined`), or when they are below `SUPPORT_BAR` and the
+    passages are below the bars (`is_declined`; the support bar by its length: `support_bar`), or
+    when they are below `SUPPORT_BAR` and the
     `answer` they give states no quantity where the question asks for one (`states_quantity`:
     "How many workers ...?" answered "This runs faster."), or, at any support, when it asks by
     how much one thing differs from another and the answer states no ratio ("How much faster
@@ -58,13 +61,14 @@ def declines(
         return f"no cited passage names {versioned[0]!r}, whose version the question asks"
     lacking = missing_words(table, cited)
     rarest = rarest_missing(lacking)
-    bars = (SHORT_QUESTION_WORDS, DECLINE_SUPPORT, DECLINE_WORD_SHARE)
+    name, bar = support_bar(size)
+    bars = (SHORT_QUESTION_WORDS, bar, DECLINE_WORD_SHARE)
     if not is_declined(size, value, share, *bars, rarest, DECLINE_RARE_WORD):
         return unquantified(question, size, value, answer)
     named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
     why = (
-        f"support {figure(value, DECLINE_SUPPORT)} < DECLINE_SUPPORT {DECLINE_SUPPORT:.2f}"
-        if value < DECLINE_SUPPORT
+        f"support {figure(value, bar)} < {name} {bar:.2f}"
+        if value < bar
         else f"words held {figure(share, DECLINE_WORD_SHARE)} < DECLINE_WORD_SHARE "
         f"{DECLINE_WORD_SHARE:.2f}"
     )
@@ -73,6 +77,18 @@ def declines(
         f"no cited passage holds {named} (rarest {figure(rarest, DECLINE_RARE_WORD)} >= "
         f"DECLINE_RARE_WORD {DECLINE_RARE_WORD:.2f})"
     )
+
+
+def support_bar(size: int) -> tuple[str, float]:
+    """The support bar for a short question of `size` meaningful words, and its name.
+
+    `DECLINE_SUPPORT` up to `FULL_BAR_WORDS` words; `LONGER_DECLINE_SUPPORT` past them: the
+    more words a question spends, the more of them a passage answering it in its own words
+    may lack.
+    """
+    if size <= FULL_BAR_WORDS:
+        return "DECLINE_SUPPORT", DECLINE_SUPPORT
+    return "LONGER_DECLINE_SUPPORT", LONGER_DECLINE_SUPPORT
 
 
 def unquantified(question: str, size: int, value: float, answer: str | None) -> str | None:

@@ -189,6 +189,17 @@ def test_dates_of_the_part_asked(question: str, sentence: str, expected: str | N
             "Use StrictUndefined, which fails on every undefined value.",
             "StrictUndefined",
         ),
+        # a capitalised word joined to lowercase ones is an English compound, no code
+        (
+            "Which function checks that Tern code yields?",
+            "Tern code that is CPU-bound seldom yields, so the checker is run on it first.",
+            None,
+        ),
+        (
+            "Which pool method starts a Tern job?",
+            "The pool methods have some Pond-specific quirks when they start a job.",
+            None,
+        ),
         # a title the sentence quotes answers "which song"
         (
             "Which other song did better in the charts?",

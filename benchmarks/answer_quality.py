@@ -84,6 +84,8 @@ TUNE_SETS: dict[str, str] = {
     "starlette": str(DATASETS / "starlette_docs_tune.jsonl"),
     "flask_sqlalchemy": str(DATASETS / "flask_sqlalchemy_docs_tune.jsonl"),
     "cattrs": str(DATASETS / "cattrs_docs_tune.jsonl"),
+    "apscheduler": str(DATASETS / "apscheduler_docs_tune.jsonl"),
+    "black": str(DATASETS / "black_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

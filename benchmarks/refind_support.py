@@ -41,6 +41,8 @@ SETS = (
     "starlette_docs_tune.jsonl",
     "flask_sqlalchemy_docs_tune.jsonl",
     "cattrs_docs_tune.jsonl",
+    "apscheduler_docs_tune.jsonl",
+    "black_docs_tune.jsonl",
 )
 
 

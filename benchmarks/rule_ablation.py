@@ -59,6 +59,8 @@ SHAPES: dict[str, str] = {
     "starlette": "docs",
     "flask_sqlalchemy": "docs",
     "cattrs": "docs",
+    "apscheduler": "docs",
+    "black": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

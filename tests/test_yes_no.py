@@ -201,3 +201,39 @@ def test_advice_against_a_setting_reads_as_no() -> None:
 def test_the_short_answer_of_a_yes_no_question_is_the_reading() -> None:
     said = ["Windows isn't supported by Tern."]
     assert short_answer("Is Windows supported by Tern?", "yesno", said, "", set()) == "no"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "said"),
+    [
+        (
+            "Does the Tallis store keep notes encrypted?",
+            ["The Tallis store keeps notes on disk as they are, without encrypting them."],
+            "no",
+        ),
+        (
+            "Do I have to restart Brell to load a Quill plugin?",
+            ["Brell loads Quill plugins while it runs, so it doesn't need a restart."],
+            "no",
+        ),
+        (
+            "Will Tern reformat the examples inside my notes?",
+            [
+                "Thus, text inside notes or manuals (e.g. examples), "
+                "will not be reformatted by Tern."
+            ],
+            "no",
+        ),
+        # the other clause holds no question word the main one lacks: it says nothing asked
+        (
+            "Does Tern format the code?",
+            ["Tern formats the code, not the comments."],
+            "yes",
+        ),
+    ],
+)
+def test_the_clause_saying_what_is_asked_of_the_subject_decides(
+    question: str, answer: list[str], said: str
+) -> None:
+    """The subject in one clause, the asked predicate (and its negation) in another."""
+    assert yes_or_no(question, answer) == said

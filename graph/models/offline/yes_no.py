@@ -3,8 +3,10 @@
 The statement is the answer's sentence holding the most of the question's words (a sentence
 opening with a pronoun holds its predecessor's words too); it must miss at most
 `YES_MISSING_SHARE` of them. A negation counts only where it attaches to the question's
-predicate: in the clauses holding the most question words, outside condition clauses ("if
-the stream is not a terminal"), a "without" only where its object is something the question
+predicate: in the clauses holding the most question words and, in a sentence without a
+contrast, the clauses holding a question word those lack (`predicate_clauses`: "X stores jobs
+as-is, without serializing them"), outside condition clauses ("if the stream is not a
+terminal"), a "without" only where its object is something the question
 asks about ("a URL without a trailing slash" denies nothing of "strict_slashes"), and beyond
 the negations the question itself holds.
 When the other side of a contrast, turned the other way, holds a question word the main
@@ -172,11 +174,27 @@ def deciding_clauses(text: str, terms: set[str]) -> list[list[str]] | None:
     main = main_clauses(text, terms)
     turned = turned_sides(text, terms, main)
     if not turned:
-        return main
+        return main + predicate_clauses(text, terms, main)
     side = turned[0]
     new = {stem(t) for tokens in side for t in question_terms(" ".join(tokens))} - terms
     holds_all = terms <= {stem(w) for w in words(text)}
     return side if len(turned) == 1 and holds_all and len(new) <= SIDE_NEW_WORDS else None
+
+
+def predicate_clauses(text: str, terms: set[str], main: list[list[str]]) -> list[list[str]]:
+    """The clauses of a sentence without a contrast holding a question word the main ones lack.
+
+    A sentence may name its subject in one clause and say what the question asks of it in
+    another: "MemoryJobStore stores jobs in memory as-is, without serializing them", "... uses
+    gevent natively, so it doesn't require monkey patching", "Code inside docstrings (e.g.
+    doctests), will not be formatted". The clause holding the asked predicate decides with the
+    main ones; one holding no word the main ones lack ("..., not the comments" to a question
+    about code) says nothing of what is asked.
+    """
+    if CONTRAST_RE.search(text):
+        return []  # the sides of a contrast are `turned_sides`' to weigh
+    held = _stems(main) & terms
+    return [c for c in clauses(text) if c not in main and (_stems([c]) & terms) - held]
 
 
 def turned_sides(text: str, terms: set[str], main: list[list[str]]) -> list[list[list[str]]]:

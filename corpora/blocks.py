@@ -10,8 +10,9 @@ kind (`directive_kind`): *prose* directives (admonitions, version notes, object 
 tabs) keep their body's text, with the version of a version note in front (``Changed in
 version 2.9.``); *empty* ones (tables of contents, images, module markers) leave nothing; an
 *autodoc* one (``autoclass``, ...) leaves what the page writes in its body, after its object's
-name (the docstring it pulls in is not in the folder), and nothing when it has no body; every
-other directive's body is code.
+name (the docstring it pulls in is not in the folder), and nothing when it has no body, but a
+signature the page writes in its argument (``.. autoclass:: Store(path='/jobs')``) stays, as
+code: its defaults are the page's words; every other directive's body is code.
 """
 
 from __future__ import annotations
@@ -149,11 +150,42 @@ def directive_blocks(
     """
     kind = directive_kind(name)
     inner = without_options(body)
+    if name.lower() == "list-table":
+        return list_table(dedent(inner))
+    if kind == "autodoc" and "(" in argument:  # a signature the page writes: its defaults
+        return code_block([argument.strip()]) + read(dedent(inner))
     if kind == "empty" or (kind == "autodoc" and not any(line.strip() for line in inner)):
         return []
     if kind == "code":
         return code_block(inner)
     return prose_block(lead_text(name, argument)) + read(dedent(inner))
+
+
+def list_table(lines: list[str]) -> list[Block]:
+    """A ``list-table`` as a ``table`` block: each ``* -`` item a row, each ``-`` a cell.
+
+    A row reads a line, its cells `` | `` apart, as a grid table's and a Markdown table's do;
+    a cell's further lines join it. Without this the rows ran together into one sentence
+    ("EVENT_SCHEDULER_STARTED The scheduler was started SchedulerEvent EVENT_...").
+    """
+    rows: list[list[str]] = []
+    for line in lines:
+        row = _LIST_TABLE_ROW.match(line)
+        cell = _LIST_TABLE_CELL.match(line)
+        if row is not None:
+            rows.append([row.group(1) or ""])
+        elif cell is not None and rows:
+            rows[-1].append(cell.group(1) or "")
+        elif line.strip() and rows:
+            rows[-1][-1] = f"{rows[-1][-1]} {line.strip()}".strip()
+    text = "\n".join(" | ".join(c for c in row if c) for row in rows if any(row))
+    return [Block("table", text)] if text else []
+
+
+_LIST_TABLE_ROW = re.compile(r"^[*+-]\s+[*+-](?:\s+(.*)|$)")
+"""A list-table row's opening line, ``* - first cell``."""
+_LIST_TABLE_CELL = re.compile(r"^\s+[*+-](?:\s+(.*)|$)")
+"""A further cell of the row, ``  - cell``, indented under the row's marker."""
 
 
 def flat(lines: list[str]) -> list[Block]:

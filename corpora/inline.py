@@ -29,8 +29,10 @@ _BACKTICKS = re.compile(r"`+")
 _ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
 """An rst role (``:py:func:``) or a MyST role (``{func}``) ending right before a backtick."""
 _ROLE_LOOKBACK = 64
-_TARGET = re.compile(r"^([^<>]*?)\s*<([^<>\s]+)>$")
-"""``text <target>`` inside a role, a hyperlink reference or rst interpreted text."""
+_TARGET = re.compile(r"^(?:([^<>]*?)\s+)?<([^<>\s]+)>$")
+"""``text <target>`` inside a role, a hyperlink reference or rst interpreted text: the target
+opens the span or follows whitespace, as docutils reads it (``target_version=<version>`` is
+code with a placeholder in it, no target)."""
 _HIGHLIGHT_MARK = re.compile(r"^#![\w+-]+\s+")
 """The language mark opening an inline-highlighted code span (```#!python len(x)```, mkdocs'
 pymdownx.inlinehilite): it says how to colour the code, and is no part of it."""
@@ -66,6 +68,11 @@ def _label_words(label: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+_HARD_BREAK = (re.compile(r"\\ "), " ")
+"""A backslash ending a Markdown line (a hard line break, the lines already joined by a space):
+a break between words ("etc.\\" then "Recommended" reads "etc. Recommended", not run together)."""
+_ESCAPED_SPACE = (re.compile(r"\\ "), "")
+"""reStructuredText's escaped space ("``block``\\ s"): nothing, so the text around it joins."""
 _INLINE = (
     (re.compile(r"!\[([^\[\]\n]*)\]\((?:<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), r"\1"),  # image: alt
     (re.compile(r"\[([^\[\]\n]*)\]\((<[^<>\n]*>[^()\n]*|[^()\n]*)\)"), _link_text),  # link
@@ -78,12 +85,27 @@ _INLINE = (
     _UNDERSCORE_STRONG,
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
     _UNDERSCORE_EMPHASIS,
-    (re.compile(r"\\ "), ""),  # rst escaped space ("`block`\ s")
+    _HARD_BREAK,
     (re.compile(r"\\([!-/:-@\[-`{-~])"), r"\1"),  # backslash escape of punctuation
 )
-_RST_INLINE = tuple(p for p in _INLINE if p not in (_UNDERSCORE_STRONG, _UNDERSCORE_EMPHASIS))
+_NAMED_REFERENCE = (
+    re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+:-]*[A-Za-z0-9])?)__?(?=[\s.,;:!?)\]'\"]|$)"),
+    r"\1",
+)
+"""A reStructuredText reference to a named target, a word and an underscore (``Docker_``,
+``django_apscheduler_``; two for an anonymous one): the word, as docutils shows it. A name
+opening with an underscore (``__init__``) is no reference."""
+_RST_INLINE = (
+    *(
+        _ESCAPED_SPACE if p is _HARD_BREAK else p
+        for p in _INLINE
+        if p not in (_UNDERSCORE_STRONG, _UNDERSCORE_EMPHASIS)
+    ),
+    _NAMED_REFERENCE,
+)
 """What reStructuredText's inline markup is: Markdown's but for underscore emphasis, so
-``__tablename__`` stays the name as written."""
+``__tablename__`` stays the name as written, and with a backslash before a space an escaped
+space, which joins ("``block``\\ s" reads "blocks")."""
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 """An HTML character reference (``&nbsp;``, ``&#8212;``): read as its character, as Markdown
 renders it, except inside a code span."""
@@ -106,7 +128,7 @@ def clean_inline(text: str, rst: bool = False) -> str:
     out: list[str] = []
     last = 0
     for span in _code_spans(text):
-        markup_start, replacement = _span_text(text, span)
+        markup_start, replacement = _span_text(text, span, rst)
         out.append(text[last:markup_start])
         out.append(f"\ue000{len(kept)}\ue001")
         kept.append(replacement)
@@ -157,13 +179,17 @@ def _code_spans(text: str) -> list[_Span]:
     return spans
 
 
-def _span_text(text: str, span: _Span) -> tuple[int, str]:
-    """Where the span's markup begins (a role just before it counts) and the text it leaves."""
+def _span_text(text: str, span: _Span, rst: bool = False) -> tuple[int, str]:
+    """Where the span's markup begins (a role just before it counts) and the text it leaves.
+
+    Only reStructuredText reads ``text <target>`` in a span without a role (interpreted text);
+    in Markdown a code span is code, ``<placeholder>`` and all.
+    """
     role = _ROLE_BEFORE.search(text, max(0, span.start - _ROLE_LOOKBACK), span.start)
     if role is not None:
         name = role.group(0).strip(":{}").split(":")[-1].lower()
         return role.start(), _role_text(name, span.inner)
-    target = _TARGET.match(span.inner)
+    target = _TARGET.match(span.inner) if rst or span.reference else None
     if span.reference or (target and target.group(1) and not span.inner.startswith("``")):
         # a hyperlink reference, or rst interpreted text `text <target>`: the text
         return span.start, (target.group(1) if target and target.group(1) else span.inner).strip()

@@ -34,6 +34,8 @@ _GRID_RULE = re.compile(r"^\+[-=+]+\+?\s*$")
 _SIMPLE_RULE = re.compile(r"^=+(?:\s+=+)+\s*$")
 _TARGET = re.compile(r"^\.\.\s+_")
 _CELL_GAP = re.compile(r"\s{2,}")
+_COLUMN = re.compile(r"=+")
+"""A column of a simple table's top rule: the column's text starts where it starts."""
 _FIELD = re.compile(r"^:[\w-]+:(?:\s.*)?$")
 
 
@@ -211,6 +213,7 @@ def _table_rows(lines: list[str]) -> list[Block]:
     """
     rows: list[list[str]] = []
     grid = _GRID_RULE.match(lines[0].strip()) is not None
+    starts = [m.start() for m in _COLUMN.finditer(lines[0])]
     open_row = False
     for line in lines:
         stripped = line.strip()
@@ -220,14 +223,28 @@ def _table_rows(lines: list[str]) -> list[Block]:
         if grid:
             cells = [cell.strip() for cell in stripped.strip("|").split("|")]
         else:
-            cells = [cell for cell in _CELL_GAP.split(stripped) if cell]
-        if rows and (open_row if grid else line[:1] in " \t"):
-            rows[-1] = _merged(rows[-1], cells if grid else ["", *cells])
+            cells = _simple_cells(line, starts)
+        if rows and (open_row if grid else not cells[0]):
+            rows[-1] = _merged(rows[-1], cells)
         else:
             rows.append(cells)
         open_row = grid
     text = "\n".join(" | ".join(cell for cell in row if cell) for row in rows if any(row))
     return [Block("table", text)] if text else []
+
+
+def _simple_cells(line: str, starts: list[int]) -> list[str]:
+    """A simple table line's cells, cut where the top rule's columns start (docutils' reading).
+
+    The last column runs to the line's end; a line that does not fit the columns (text across
+    a column's start) is cut at gaps of two or more spaces instead, its first cell blank when
+    it starts blank (it continues the row above).
+    """
+    bounds = [*starts[1:], len(line)]
+    if any(0 < at < len(line) and line[at - 1] != " " for at in starts[1:]):
+        cells = [cell for cell in _CELL_GAP.split(line.strip()) if cell]
+        return ["", *cells] if not line[: starts[0] + 1].strip() else cells
+    return [line[start:end].strip() for start, end in zip(starts, bounds, strict=True)]
 
 
 def _merged(row: list[str], more: list[str]) -> list[str]:

@@ -278,3 +278,54 @@ def test_underscores_mark_emphasis_in_markdown_only(tmp_path: Path) -> None:
     md = read(tmp_path / "md", "m.md", "# Kiln\n\nSet __fuel__ to _two_ bars.\n")
     assert rst == {"m.rst > Kiln": "Set __fuel__ to _two_ bars."}
     assert md == {"m.md > Kiln": "Set fuel to two bars."}
+
+
+def test_a_markdown_code_span_keeps_its_placeholder_and_a_line_break_keeps_a_space(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "# Release\n\nPush `kiln/prepare/<version>` and set `target=<version>`.\n\n"
+        "- the newest kiln, etc.\\\n  Use it for tests.\n"
+    )
+    got = read(tmp_path, "release.md", text)
+    assert got == {
+        "release.md > Release": (
+            "Push kiln/prepare/<version> and set target=<version>. "
+            "the newest kiln, etc. Use it for tests."
+        )
+    }
+
+
+def test_rst_named_references_read_as_their_words_and_list_tables_a_row_a_line(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "Kiln\n====\n\nRun it in Docker_ with tox_ or see Flask-Kiln_; __init__ stays.\n\n"
+        ".. list-table::\n   :header-rows: 1\n\n   * - Code\n     - Meaning\n"
+        "   * - KILN_HOT\n     - The kiln is\n       hot\n\n"
+        ".. _Docker: https://x.invalid\n.. _tox: https://x.invalid\n"
+    )
+    got = read(tmp_path, "kiln.rst", text)
+    assert got == {
+        "kiln.rst > Kiln": (
+            "Run it in Docker with tox or see Flask-Kiln; __init__ stays.\n\n"
+            "Code | Meaning\n\nKILN_HOT | The kiln is hot"
+        )
+    }
+
+
+def test_a_simple_table_is_cut_at_its_rules_columns_and_a_signature_stays_as_code(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "Kiln\n====\n\n.. autoclass:: KilnStore(path='/kilns', size=10)\n    :members:\n\n"
+        "===== ===== ===========\nName  Field Description\n===== ===== ===========\n"
+        "``*`` any   Fires on every value\n===== ===== ===========\n"
+    )
+    got = read(tmp_path, "kiln.rst", text)
+    assert got == {
+        "kiln.rst > Kiln": (
+            "```\nKilnStore(path='/kilns', size=10)\n```\n\n"
+            "Name | Field | Description\n\n* | any | Fires on every value"
+        )
+    }

@@ -83,6 +83,51 @@ def test_an_answer_sentence_found_by_the_policy_keeps_its_code() -> None:
     assert state["citations"] == ["echo.md"]
 
 
+def test_a_reference_entrys_first_sentence_shows_the_term_its_heading_names() -> None:
+    entry = "A note printed once a kiln firing has finished. Format: str. Default value: none."
+    hits = [
+        {
+            "id": "settings.md#4",
+            "title": "settings.md > Settings > note_after_firing",
+            "text": f"settings.md > Settings > note_after_firing. {entry}",
+            "score": 3.0,
+        },
+        {
+            "id": "guide.md",
+            "title": "guide.md",
+            "text": "guide.md. A kiln firing ends with a note on the panel.",
+            "score": 1.0,
+        },
+    ]
+    found, _ = retrieved_sentences(hits)
+    terms = [(s.term, s.position) for s in found if s.doc_id == "settings.md#4"]
+    assert terms[0] == ("note_after_firing", 0) and all(t == "" for t, _ in terms[1:])
+    # a title without a heading is the file's path: no term ("guide.md")
+    assert all(s.term == "" for s in found if s.doc_id == "guide.md")
+    answer = compose_answer(scorer("Which setting prints a note once a firing has finished?"), hits)
+    assert answer is not None
+    assert answer.text.startswith("note_after_firing: A note printed once")
+
+
+def test_a_heading_that_names_no_code_or_that_the_sentence_names_adds_nothing() -> None:
+    hits = [
+        {
+            "id": "a.md#1",
+            "title": "a.md > Firing > Missed firings",
+            "text": "a.md > Firing > Missed firings. A missed firing runs once.",
+            "score": 2.0,
+        },
+        {
+            "id": "b.md#1",
+            "title": "b.md > Kiln > max_heat",
+            "text": "b.md > Kiln > max_heat. Set max_heat to limit the kiln.",
+            "score": 1.0,
+        },
+    ]
+    found, _ = retrieved_sentences(hits)
+    assert [s.term for s in found] == ["", ""]
+
+
 # --- sentences ----------------------------------------------------------------------------------
 
 

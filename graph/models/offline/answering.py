@@ -12,7 +12,8 @@ it covers no less of the question than the best sentence when that one holds a c
 kind asked for. The answer carries the next sentence when that draws its conclusion
 ("Therefore, ...": `concluded`), and the sentence before when it points back at that one
 ("This is ...": `antecedent`). A sentence ending in ":" carries the code block it
-introduces, as written.
+introduces, as written, and a passage's first sentence shows the thing of code its heading
+names in front of it ("message_after_copy: A message to be printed ..."), which it defines.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from graph.models.offline.tuning.sentences import (
     PAIR_COST,
     PAIRED,
     RANK_WEIGHT,
+    TERM_HEADING_RE,
 )
 from tools.expand import stem
 
@@ -50,11 +52,15 @@ class Sentence:
     """The code block the sentence introduces (`reading.Statement.code`)."""
     rank: float = 0.0
     """Its passage's place in the rankings: 1 / (1 + passages seen before it), 0 unscored."""
+    term: str = ""
+    """The thing of code its passage's heading names, when the sentence opens the passage and
+    does not name it (`TERM_HEADING_RE`: a reference entry's first sentence defines it)."""
 
     @property
     def shown(self) -> str:
-        """The sentence as the answer shows it: with the code block it introduces."""
-        return f"{self.text}\n\n{self.code}" if self.code else self.text
+        """The sentence as the answer shows it: after the term it defines, with its code."""
+        text = f"{self.term}: {self.text}" if self.term else self.text
+        return f"{text}\n\n{self.code}" if self.code else text
 
 
 @dataclass(frozen=True)
@@ -116,10 +122,22 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         title = str(hit.get("title") or "").strip().rstrip(".")
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
+        heading = term_heading(title)
         for position, said in enumerate(statements_with_code(body(texts[doc_id], title))):
             if not asks(said.text):
-                found.append(Sentence(said.text, doc_id, order, position, said.code, rank))
+                term = heading if position == 0 and heading.lower() not in said.text.lower() else ""
+                found.append(Sentence(said.text, doc_id, order, position, said.code, rank, term))
     return found, texts
+
+
+def term_heading(title: str) -> str:
+    """The title's last heading when it names a thing of code (`TERM_HEADING_RE`), else "".
+
+    A title without a heading is the file's path ("testclient.md"), no term.
+    """
+    _, _, headings = title.partition(" > ")
+    last = headings.rsplit(" > ", 1)[-1].strip()
+    return last if last and TERM_HEADING_RE.fullmatch(last) else ""
 
 
 def scored(hit: Hit) -> bool:

@@ -87,3 +87,17 @@ ORDINAL_COST = 0.1
 convention" when the first is asked about): it is about another member of the series. On squad
 two more answers hold the gold (0.710 to 0.717 with `HOW_RE`), every other tune set unchanged;
 0.2 gains no more."""
+
+TERM_HEADING_RE = re.compile(
+    r"(?:--?[\w-]+(?:,\s*--?[\w-]+)*|[A-Za-z_][\w.]*_[\w.]*|[A-Za-z_]\w*\(\)|[A-Z]+\d+"
+    r"|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|\w+\.\w+(?:\.\w+)*)"
+)
+"""A heading that names a thing of code (`message_after_copy`, `-l, --line-length`, `E203`,
+`TrustedHostMiddleware`, `cattrs.BaseConverter`): a reference page's entry, which its first
+sentence defines without naming it ("A message to be printed after generating a project."). An
+answer opening with such a passage's first sentence shows the heading in front of it
+(`answering.Sentence.term`), or the answer would not say what it defines. Only a heading
+(a title's part after its file's path), never the file name. On the tune sets: Copier's "Which
+setting prints a message once a project has been generated?" and Black's "Which pycodestyle
+warning ... clashes with ...?" answered right (+1 each), eleven other answers show their entry's
+name, none lost."""

@@ -36,6 +36,7 @@ from graph.models.offline.tuning.numbers import (
     NUMBER_WORDS,
     OTHER_UNITS,
     PERCENT_UNITS,
+    STATUS_QUESTION_RE,
     TEMPERATURE_UNITS,
     TIME_RE,
     TIME_UNITS,
@@ -117,15 +118,18 @@ def quantities(kind: str, sentence: str, asked: set[str], question: str) -> list
     unit_asked = _unit_asked(question)
     measure = MEASURE_RE.search(question)
     keys = {stem(measure.group(2).lower())} if measure and measure.group(2) else asked
+    status = STATUS_QUESTION_RE.search(question) is not None
     found, typed = [], []
     for number in numbers(sentence):
         unit_word = number.unit.split()[-1].lower() if number.unit else ""
         if known(number.text, asked) or not _of_quantity(kind, number, unit_word, question):
             continue
+        if status and not number.text.isdigit():
+            continue  # a status or exit code is a whole number ("0.3" is a version)
         if unit_asked and not _counts(number, unit_asked):
             continue
         named = _counts(number, unit_asked & asked) or stem(unit_word) in asked
-        bare = named and kind != "percent"  # the question names the unit; "6.3 percent" stays
+        bare = named and kind != "percent" or status  # named unit; "6.3 percent" stays
         found.append(number.text if bare else _with_unit(number))
         if any(stem(w) in keys for w in number.near if w not in FUNCTION_WORDS):
             typed.append(found[-1])

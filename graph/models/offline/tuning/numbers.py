@@ -50,6 +50,17 @@ port, a version, a number to call): documents write such numbers in digits, so a
 out counts something else ("two options" is no exit code). From the Copier docs set, where
 "what exit code does check-update give" had the short answer "two options"."""
 
+STATUS_QUESTION_RE = re.compile(
+    r"\b(?:what|which)\s+(?:http\s+)?(?:(?:status|exit|response|error|return)\s+(?:codes?|status)"
+    r"|status)\b",
+    re.I,
+)
+"""A question asking for a status or exit code ("what exit status", "which HTTP status"): the
+answer is a whole number, written bare ("123", not "206 Partial" of "206 Partial Content", nor
+the "0.3" of "Werkzeug 0.3"). From Black's "What exit status does black --check return ...?"
+and Werkzeug's "With which HTTP status should the application abort ...?", read as numbers
+with the kind's pattern (`tuning.short_answers.KIND_PATTERNS`)."""
+
 NUMBER_CONTEXT = 3
 """Words before a number searched for a question word that types it ("a focal depth of")."""
 

@@ -191,8 +191,9 @@ def _pieces(section: Section) -> list[str]:
     """The section's text cut into passages of at most `SPLIT_THRESHOLD` characters.
 
     Prose runs and code blocks (`corpora.markup.units`) are packed in order, a blank line
-    between two; a prose run too long is split by the splitter (whitespace collapsed), a code
-    block too long between its lines, each piece in its own fence.
+    between two, a prose run ending in ":" never cut from the code it introduces
+    (`_introduced`); a prose run too long is split by the splitter (whitespace collapsed), a
+    code block too long between its lines, each piece in its own fence.
     """
     parts: list[str] = []
     for unit in units(section.blocks):
@@ -201,12 +202,34 @@ def _pieces(section: Section) -> list[str]:
         else:
             parts += _prose_pieces(unit)
     packed: list[str] = []
-    for part in parts:
+    for part in _introduced(parts):
         if packed and len(packed[-1]) + 2 + len(part) <= SPLIT_THRESHOLD:
             packed[-1] += "\n\n" + part
         else:
             packed.append(part)
     return packed
+
+
+def _introduced(parts: list[str]) -> list[str]:
+    """The parts with each prose part ending in ":" joined to the code right after it.
+
+    "To schedule a job using a crontab expression:" introduces the block after it, and a cut
+    between them left the sentence at one passage's end and its example at the next one's
+    start; together they are one part (when they fit in a passage).
+    """
+    joined: list[str] = []
+    for part in parts:
+        intro = joined[-1] if joined else ""
+        if (
+            part.startswith(CODE_FENCE)
+            and intro.rstrip().endswith(":")
+            and not intro.startswith(CODE_FENCE)
+            and len(intro) + 2 + len(part) <= SPLIT_THRESHOLD
+        ):
+            joined[-1] = f"{intro}\n\n{part}"
+        else:
+            joined.append(part)
+    return joined
 
 
 def _prose_pieces(text: str) -> list[str]:

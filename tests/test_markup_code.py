@@ -329,3 +329,20 @@ def test_a_simple_table_is_cut_at_its_rules_columns_and_a_signature_stays_as_cod
             "Name | Field | Description\n\n* | any | Fires on every value"
         )
     }
+
+
+def test_a_cut_never_parts_a_sentence_ending_in_a_colon_from_the_code_it_introduces(
+    tmp_path: Path,
+) -> None:
+    example = "\n".join(f"    kiln.fire({n})" for n in range(65))  # a passage nearly full
+    text = (
+        "Kiln\n====\n\nThe kiln fires in batches::\n\n"
+        f"{example}\n\nTo fire on a schedule, pass a crontab expression::\n\n"
+        "    kiln.fire(cron='0 0 * * *')\n\nThe kiln then cools by itself.\n"
+    )
+    (tmp_path / "kiln.rst").write_text(text)
+    passages = load_corpus(tmp_path, name="kb").passages
+    assert len(passages) == 2
+    intro = "To fire on a schedule, pass a crontab expression:"
+    (holder,) = [p for p in passages if intro in p.text]
+    assert f"{intro}\n\n```\nkiln.fire(cron='0 0 * * *')\n```" in holder.text

@@ -68,3 +68,13 @@ def test_how_much_one_thing_differs_from_another_needs_a_ratio_or_a_share() -> N
     question = "How much faster is Orla 4 than Orla 3?"
     assert not states_quantity(question, "In Orla 3, tables were cached.")  # no ratio
     assert states_quantity("Which Python version does Orla 3 require?", "Orla 3 requires Python 3.")
+
+
+def test_a_quantity_asked_in_a_clause_after_the_thing_asked_needs_none() -> None:
+    """"Which header tells what version ...?" asks for a header; the version is its clause's."""
+    header = "The Orla gateway sends an X-Orla-Build header naming the build."
+    assert states_quantity("Which header tells a client what version of Orla ran?", header)
+    assert states_quantity("Which switch lets me limit how many colours the ring takes?", LAMP)
+    # asked first, or by the opening phrase itself, a version still needs one
+    assert not states_quantity("What version of Orla added the header?", header)
+    assert not states_quantity("Which Orla versions send the header?", header)

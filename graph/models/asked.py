@@ -32,6 +32,18 @@ number: on the tune sets every right answer to such a question states one ("with
 and a hotpotqa-dev-tune one that was not). "How often" is not among them: "daily" or "nightly"
 answer it with no number."""
 
+OPENING_THING_RE = re.compile(
+    r"^\s*(?:(?:in|at|on|for|from|by|with|of|to|under|into)\s+)?(?:which|what)\s+"
+    r"(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|kind|type|sort"
+    r"|versions?)\b)[\w-]+",
+    re.I,
+)
+"""A question opening with "which <noun>" or "what <noun>" asks for that thing: a "how many" or
+"what version" after it belongs to a clause of its own ("Which response header tells a client
+what version of Black did the formatting?" asks for a header, not a version), as the offline
+policy's kind reading has it (`graph.models.offline.tuning.short_answers.OPENING_WH_RE`). Added
+after Black's question was declined for an answer naming the header but no version."""
+
 QUANTITY_RE = re.compile(
     r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
     r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
@@ -133,13 +145,26 @@ def states_quantity(question: str, answer: str) -> bool:
     """Whether `answer` states a quantity (`QUANTITY_RE`), or `question` asks for none.
 
     A question asks for one when it asks how many, how much, how long (far, old...) or which
-    version (`QUANTITY_QUESTION_RE`). A question asking how much one thing differs from another
+    version (`asks_quantity`). A question asking how much one thing differs from another
     (`COMPARISON_QUESTION_RE`) needs a ratio or a share (`RATIO_RE`): "In marshmallow 3, ..."
     does not say how much faster marshmallow 4 is.
     """
     if COMPARISON_QUESTION_RE.search(question):
         return bool(RATIO_RE.search(answer))
-    return not QUANTITY_QUESTION_RE.search(question) or bool(QUANTITY_RE.search(answer))
+    return not asks_quantity(question) or bool(QUANTITY_RE.search(answer))
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether `question` asks for a quantity (`QUANTITY_QUESTION_RE`).
+
+    Not when the quantity is asked in a clause after the thing the question opens by asking for
+    (`OPENING_THING_RE`: "Which header tells what version ...?").
+    """
+    asked = QUANTITY_QUESTION_RE.search(question)
+    if asked is None:
+        return False
+    opening = OPENING_THING_RE.match(question)
+    return opening is None or asked.start() < opening.end()
 
 
 def names_someone(question: str, answer: str) -> bool:

@@ -71,7 +71,7 @@ def test_how_much_one_thing_differs_from_another_needs_a_ratio_or_a_share() -> N
 
 
 def test_a_quantity_asked_in_a_clause_after_the_thing_asked_needs_none() -> None:
-    """"Which header tells what version ...?" asks for a header; the version is its clause's."""
+    """A question asking which header tells what version asks for a header, not a version."""
     header = "The Orla gateway sends an X-Orla-Build header naming the build."
     assert states_quantity("Which header tells a client what version of Orla ran?", header)
     assert states_quantity("Which switch lets me limit how many colours the ring takes?", LAMP)

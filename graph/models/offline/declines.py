@@ -139,8 +139,9 @@ def is_declined(
     Its cited passages give it support `value` and hold `share` of its words (counted), and the
     rarest word they lack has rarity `rarest` in general text. Only a short question (at most
     `short` words) is declined: when `value` is below `bar` or `share` below `least_words`, and
-    `rarest` reaches `rare` (the policy's bars: `SHORT_QUESTION_WORDS`, `DECLINE_SUPPORT`,
-    `DECLINE_WORD_SHARE`, `DECLINE_RARE_WORD`; `benchmarks/confidence_sweep.py` scores others).
+    `rarest` reaches `rare` (the policy's bars: `SHORT_QUESTION_WORDS`, the support bar for the
+    question's length from `support_bar`, `DECLINE_WORD_SHARE`, `DECLINE_RARE_WORD`;
+    `benchmarks/confidence_sweep.py` scores others, one support bar for every length).
     Lacking only common words ("take place", "kind") is how passages answer in other words.
     """
     return size <= short and rarest >= rare and not (value >= bar and share >= least_words)

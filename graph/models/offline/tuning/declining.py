@@ -59,7 +59,9 @@ copier-37, five of squad, one of hotpotqa-dev-tune: three shapes) and none lost;
 answers holding the gold 0.767 to 0.783. Below the support bar they are given not confident:
 jinja's share of right answers confident falls from 0.923 to 0.889, under the 0.90 it is held
 to, for one more right answer there. 0.48 answers five of the eight, 0.40 one more (cattrs),
-0.35 declines no longer Copier's off-corpus copier-40 (3 of 6)."""
+0.35 declines no longer Copier's off-corpus copier-40 (3 of 6). Chosen with
+`benchmarks/answer_quality.py` and `compare_answers.py`: `confidence_sweep.py`'s grids hold one
+support bar for every length."""
 
 SHORT_QUESTION_WORDS = 8
 """Meaningful words (`graph.models.support.question_terms`) up to which a question is short:

@@ -361,6 +361,17 @@ def test_the_object_asked_for_is_the_short_answer_not_the_count_beside_it() -> N
             "The Orla gateway answers with a 503 status code when its queue is full.",
             "503",
         ),
+        (
+            "What exit status does kiln-check return when it hits an internal error?",
+            "kiln-check exits with code 123 if there was an internal error.",
+            "123",
+        ),
+        # a status is a whole number, bare: not a version, not "206 Partial" of its reason
+        (
+            "Which HTTP status does the Orla gateway answer a range request with?",
+            "Since Orla 0.3 the gateway answers a range request with 206 Partial Content.",
+            "206",
+        ),
     ],
 )
 def test_a_status_or_exit_code_is_asked_as_a_number(
@@ -393,26 +404,3 @@ def test_a_code_or_port_is_written_in_digits_never_a_spelled_count(
     assert question_kind(question) == "number"
     assert short(question, counting) is None
     assert short(question, naming) == expected
-
-
-@pytest.mark.parametrize(
-    ("question", "sentence", "expected"),
-    [
-        (
-            "What exit status does kiln-check return when it hits an internal error?",
-            "kiln-check exits with code 123 if there was an internal error.",
-            "123",
-        ),
-        # a status is a whole number, bare: not a version, not "206 Partial" of its reason
-        (
-            "Which HTTP status does the Orla gateway answer a range request with?",
-            "Since Orla 0.3 the gateway answers a range request with 206 Partial Content.",
-            "206",
-        ),
-    ],
-)
-def test_an_exit_or_http_status_is_a_whole_number_given_bare(
-    question: str, sentence: str, expected: str
-) -> None:
-    assert question_kind(question) == "number"
-    assert short(question, sentence) == expected

@@ -34,15 +34,18 @@ answer it with no number."""
 
 OPENING_THING_RE = re.compile(
     r"^\s*(?:(?:in|at|on|for|from|by|with|of|to|under|into)\s+)?(?:which|what)\s+"
-    r"(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|kind|type|sort"
-    r"|versions?)\b)[\w-]+",
+    r"(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|kind|type|"
+    r"sort)\b)[\w-]+",
     re.I,
 )
-"""A question opening with "which <noun>" or "what <noun>" asks for that thing: a "how many" or
-"what version" after it belongs to a clause of its own ("Which response header tells a client
-what version of Black did the formatting?" asks for a header, not a version), as the offline
-policy's kind reading has it (`graph.models.offline.tuning.short_answers.OPENING_WH_RE`). Added
-after Black's question was declined for an answer naming the header but no version."""
+"""A question opening with "which <noun>" or "what <noun>": that phrase says the thing asked
+for, so a "how many", "how long" or "what version" later in it belongs to a clause of its own
+("Which object lets me limit how many threads run?" asks for an object, "Which response header
+tells a client what version of Black did the formatting?" a header). Read by the offline
+policy's kind (`graph.models.offline.short_answers.question_kind`) and by `asks_quantity`; the
+quantity check had declined Black's question for an answer naming the header but no version.
+A quantity the opening phrase itself asks ("Which Python versions ...", "In which version
+...") starts inside it, so it stays asked."""
 
 QUANTITY_RE = re.compile(
     r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from graph.models.asked import OPENING_THING_RE
 from graph.models.offline.reading import split_statements, words
 from graph.models.offline.short_names import named
 from graph.models.offline.short_numbers import dates, frequencies, quantities
@@ -26,7 +27,6 @@ from graph.models.offline.tuning.short_answers import (
     KIND_PATTERNS,
     LEADING_CLAUSE_RE,
     MEASURE_KINDS,
-    OPENING_WH_RE,
 )
 from graph.models.offline.yes_no import yes_or_no
 from graph.models.support import question_terms
@@ -40,7 +40,7 @@ def question_kind(question: str) -> str | None:
         return "choice"
     if (words(question) or [""])[0] in AUXILIARIES:
         return "yesno"
-    opening = OPENING_WH_RE.match(question)
+    opening = OPENING_THING_RE.match(question)
     for pattern, kind in KIND_PATTERNS:
         match = pattern.search(question)
         if match is None:

@@ -109,19 +109,9 @@ an exit or HTTP status ("what exit status", "which HTTP status": Black's and Wer
 right and cited each, none lost; the number is then whole and bare:
 `tuning.numbers.STATUS_QUESTION_RE`)."""
 
-OPENING_WH_RE = re.compile(
-    r"^\s*(?:(?:in|at|on|for|from|by|with|of|to|under|into)\s+)?(?:which|what)\s+"
-    r"(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|kind|type|"
-    r"sort)\b)[\w-]+",
-    re.I,
-)
-"""A question opening with "which <noun>" or "what <noun>": that phrase says the kind asked for,
-so a "how many" or "how long" later in it belongs to a clause of its own ("Which object lets
-me limit how many threads run?" asks for an object, not a number)."""
-
 MEASURE_KINDS = frozenset("frequency duration temperature age direction percent number".split())
 """The kinds a "how ..." phrase asks for, which an opening "which <noun>" overrules when the
-phrase comes after it."""
+phrase comes after it (`graph.models.asked.OPENING_THING_RE`)."""
 
 CHOICE_RE = re.compile(
     r"(?:,|:|\bbetween)\s*(?P<a>[^,?:]+?)\s+(?:or|and)\s+(?P<b>[^,?:]+?)\s*\??\s*$", re.I

@@ -1,3 +1,4 @@
+import math
 import random
 from pathlib import Path
 
@@ -33,6 +34,17 @@ QUESTIONS = [
 ]  # fmt: skip
 
 
+class Reference(BM25Okapi):  # type: ignore[misc]
+    """rank_bm25's Okapi BM25; where its idf floor (0.25 x mean idf) is not above 0, Lucene's
+    idf ln(1 + (N - n + 0.5) / (n + 0.5)) for every term, as our indexes score such corpora."""
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        super()._calc_idf(nd)
+        if self.epsilon * self.average_idf <= 0:
+            n = self.corpus_size
+            self.idf = {w: math.log1p((n - f + 0.5) / (f + 0.5)) for w, f in nd.items()}
+
+
 def reference_top(ref: BM25Okapi, ids: list[str], query: str, k: int) -> list[tuple[str, float]]:
     """Top k from rank_bm25 scores, score > 0, ties by doc id in str order."""
     scores = ref.get_scores(tokenize(query))
@@ -42,7 +54,7 @@ def reference_top(ref: BM25Okapi, ids: list[str], query: str, k: int) -> list[tu
 
 def assert_same_as_reference(docs: dict[str, str], queries: list[str], k: int) -> None:
     index = BM25(docs)
-    ref = BM25Okapi([tokenize(t) for t in docs.values()])
+    ref = Reference([tokenize(t) for t in docs.values()])
     for query in queries:
         ours = index.get_scores(query)
         theirs = ref.get_scores(tokenize(query))
@@ -145,13 +157,17 @@ def test_random_tiny_vocab_corpora_match_rank_bm25(seed: int) -> None:
 def test_random_corpora_exercise_ties_and_negative_idf() -> None:
     """The randomized corpora really contain what the parity test claims to cover."""
     rng = random.Random(0)
-    seen = {"tie": False, "negative_idf": False, "repeated_term": False}
+    seen = {"tie": False, "negative_idf": False, "repeated_term": False, "floor_not_above_0": False}
     for _ in range(100):
         docs, queries = random_corpus(rng)
         if not any(tokenize(t) for t in docs.values()):
             continue
         index = BM25(docs)
-        seen["negative_idf"] |= any(index.doc_freq(t) > index.n_docs / 2 for t in ("w0", "w1"))
+        floored = index.average_idf > 0
+        seen["negative_idf"] |= floored and any(
+            index.doc_freq(t) > index.n_docs / 2 for t in ("w0", "w1")
+        )
+        seen["floor_not_above_0"] |= not floored
         for query in queries:
             toks = tokenize(query)
             seen["repeated_term"] |= len(set(toks)) < len(toks)
@@ -287,6 +303,27 @@ def test_negative_idf_is_floored_to_epsilon_times_mean_idf() -> None:
         assert index.idf(term) == pytest.approx(ref.idf[term], abs=1e-12)
     assert index.idf("missing") == 0.0
     assert index.doc_freq("missing") == 0
+
+
+@pytest.mark.parametrize(
+    "docs",
+    [
+        {"only": "Descale the kettle every six weeks."},
+        {"a": "Descale the kettle every six weeks.", "b": "The kettle boils water fast."},
+    ],
+)
+def test_a_corpus_of_one_or_two_passages_finds_them(docs: dict[str, str]) -> None:
+    """rank_bm25's idf is 0 or below for every word here; no passage could ever be found."""
+    assert Reference([tokenize(t) for t in docs.values()]).average_idf <= 0
+    index = BM25(docs)
+    assert [d for d, _ in index.search("how often to descale", k=2)] == [
+        "a" if "a" in docs else "only"
+    ]
+    assert {d for d, _ in index.search("kettle", k=2)} == set(docs)
+    assert index.idf("kettle") > 0
+    if "b" in docs:  # the word one passage holds weighs more than the word both hold
+        assert index.idf("descale") > index.idf("kettle")
+        assert index.search("kettle boils", k=2)[0][0] == "b"
 
 
 def test_repeated_query_term_counts_each_time() -> None:

@@ -136,3 +136,21 @@ def test_eval_corpus_matches_a_headerless_dataset_against_the_saved_index(
     assert code == 0, err
     (row,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert row["correct"] and row["retrieval_recall"] == 1.0
+
+
+@pytest.mark.parametrize("saved", [False, True])
+def test_a_folder_of_one_short_file_is_searchable(
+    agent_home: Path, tmp_path: Path, saved: bool
+) -> None:
+    """One passage: Okapi's idf is below 0 for every word, yet the passage must be found."""
+    from graph.app.corpus_specs import open_corpus_spec
+
+    folder = tmp_path / "kettle"
+    folder.mkdir()
+    (folder / "guide.md").write_text("# Kettle\n\nDescale the kettle every six weeks.\n")
+    if saved:
+        build_index(indexes_root(agent_home), "kb", folder)
+    corpus = open_corpus_spec("kb" if saved else f"kb={folder}")
+    search = Session(InMemorySaver(), corpora=[corpus]).graph.nodes["act"].bound
+    observation = search.tools_by_name["search_kb"].invoke({"query": "how often to descale"})
+    assert "guide.md" in observation and "every six weeks" in observation

@@ -22,10 +22,9 @@ instead (the same scores without numpy: `tools.keyword_build` chooses).
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -40,6 +39,8 @@ from tools.keyword_index import (
     check_params,
     check_query,
     check_term,
+    okapi_idf,
+    scoring_idf,
 )
 from tools.search_settings import DEFAULT_K
 from tools.str_array import StrArray
@@ -101,14 +102,10 @@ def _term_major(
     return indptr, docs[order], doc_tf[order]
 
 
-def _okapi_idf(doc_freq: np.ndarray, n_docs: int) -> np.ndarray:
-    """Raw Okapi idf ``ln(N - n + 0.5) - ln(n + 0.5)`` per term, computed like rank_bm25."""
+def _per_term(idf_of: Callable[[int], float], doc_freq: np.ndarray) -> np.ndarray:
+    """``idf_of(n)`` for each term's document frequency ``n``, computed once per distinct n."""
     values, inverse = np.unique(doc_freq, return_inverse=True)
-    table = np.array(
-        [math.log(n_docs - int(n) + 0.5) - math.log(int(n) + 0.5) for n in values],
-        dtype=np.float64,
-    )
-    return table[inverse]
+    return np.array([idf_of(int(n)) for n in values], dtype=np.float64)[inverse]
 
 
 def _doc_rank(doc_ids: Sequence[str]) -> np.ndarray:
@@ -185,12 +182,12 @@ class BM25(KeywordIndex):
         del doc_terms, doc_tf, doc_indptr
 
         doc_freq = np.diff(indptr)
-        raw_idf = _okapi_idf(doc_freq, n_docs)
+        raw_idf = _per_term(lambda n: okapi_idf(n, n_docs), doc_freq)
         # rank_bm25 averages over every term (negative ones included), summing in order of
         # first appearance; cumsum reproduces that sequential sum exactly.
         self.average_idf = float(np.cumsum(raw_idf[remap])[-1] / n_terms) if n_terms else 0.0
-        del remap
-        idf = np.where(raw_idf < 0, EPSILON * self.average_idf, raw_idf)
+        del remap, raw_idf
+        idf = _per_term(lambda n: scoring_idf(n, n_docs, self.average_idf), doc_freq)
 
         # Same operations, in the same order, as BM25Okapi.get_scores.
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl) if total else doc_len * 0.0
@@ -254,7 +251,7 @@ class BM25(KeywordIndex):
         return self._vocab.find(key, self._vocab_prefix) if key and b"\0" not in key else -1
 
     def idf(self, term: str) -> float:
-        """Return the idf used in scoring (negatives floored to eps x mean idf); 0.0 if unknown."""
+        """Return the idf used in scoring (`scoring_idf`); 0.0 if unknown."""
         tid = self._term_id(term)
         return float(self._idf[tid]) if tid >= 0 else 0.0
 

@@ -10,20 +10,20 @@ worth saving is built with `BM25` (``agent index``).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tools.bm25_tokens import tokenize
 from tools.keyword_index import (
-    EPSILON,
     KeywordIndex,
     check_docs,
     check_k,
     check_params,
     check_query,
     check_term,
+    okapi_idf,
+    scoring_idf,
 )
 from tools.search_settings import DEFAULT_K
 
@@ -57,14 +57,12 @@ class SmallBM25(KeywordIndex):
         self._vocabulary: list[str] | None = None
 
     def _okapi_idf(self, tfs: dict[str, list[tuple[int, int]]], n_docs: int) -> dict[str, float]:
-        """Each term's idf; sets ``average_idf`` (raw idfs summed in first-appearance order)."""
-        raw = {t: math.log(n_docs - len(p) + 0.5) - math.log(len(p) + 0.5) for t, p in tfs.items()}
+        """Each term's `scoring_idf`; sets ``average_idf`` (raw idfs added in first-use order)."""
         total = 0.0
-        for value in raw.values():  # one by one, as rank_bm25 and BM25's cumsum add them
-            total += value
-        self.average_idf = total / len(raw) if raw else 0.0
-        floor = EPSILON * self.average_idf
-        return {t: floor if value < 0 else value for t, value in raw.items()}
+        for postings in tfs.values():  # one by one, as rank_bm25 and BM25's cumsum add them
+            total += okapi_idf(len(postings), n_docs)
+        self.average_idf = total / len(tfs) if tfs else 0.0
+        return {t: scoring_idf(len(p), n_docs, self.average_idf) for t, p in tfs.items()}
 
     # -- read-only views -------------------------------------------------------------------
 

@@ -23,6 +23,31 @@ EPSILON = 0.25
 """rank_bm25's floor for a negative idf: EPSILON times the mean idf."""
 
 
+def okapi_idf(doc_freq: int, n_docs: int) -> float:
+    """Raw Okapi idf ``ln(N - n + 0.5) - ln(n + 0.5)``, computed as rank_bm25 computes it."""
+    return math.log(n_docs - doc_freq + 0.5) - math.log(doc_freq + 0.5)
+
+
+def positive_idf(doc_freq: int, n_docs: int) -> float:
+    """Lucene's BM25 idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``: above 0 for every term."""
+    return math.log1p((n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+def scoring_idf(doc_freq: int, n_docs: int, average_idf: float) -> float:
+    """The idf a term of ``doc_freq`` documents scores with, given the corpus's mean raw idf.
+
+    rank_bm25's rule: the raw Okapi idf, a negative one floored to ``EPSILON`` times the mean.
+    In a corpus of one or two passages (or a few that share most words) that mean, and so the
+    floor, is 0 or below: every word scores 0 or less and no passage can be found. Such a
+    corpus scores every term with `positive_idf` instead, which orders terms the same way.
+    """
+    floor = EPSILON * average_idf
+    if floor <= 0:
+        return positive_idf(doc_freq, n_docs)
+    raw = okapi_idf(doc_freq, n_docs)
+    return floor if raw < 0 else raw
+
+
 class KeywordIndex(ABC):
     """Okapi BM25 over ``{doc_id: text}``: the read and search API both indexes share."""
 
@@ -53,7 +78,7 @@ class KeywordIndex(ABC):
 
     @abstractmethod
     def idf(self, term: str) -> float:
-        """The idf used in scoring (negatives floored to eps x mean idf); 0.0 if unknown."""
+        """The idf used in scoring (`scoring_idf`); 0.0 if unknown."""
 
     @abstractmethod
     def doc_freq(self, term: str) -> int:

@@ -13,7 +13,7 @@ from graph.agent.budget import run_config
 from graph.agent.context import Context
 from graph.agent.graph import build_agent
 from graph.models.offline.short_answers import choice_options
-from graph.models.offline.short_numbers import quantities
+from graph.models.offline.short_numbers import frequencies, quantities
 from tools.finish import finish
 from tools.search import make_search_tool
 
@@ -125,6 +125,13 @@ def test_the_two_options_of_a_choice_question() -> None:
         ),  # an article before a unit of time counts one
         ("number", "A month later, 300 seats were added.", "How many seats?", ["300 seats"]),
         ("duration", "A guide leads an old tour.", "How long?", []),  # no unit of time: none
+        (
+            "duration",
+            "Refunds reach the card within five working days.",
+            "How long do refunds take?",
+            ["five working days"],
+        ),  # a word before a unit of time joins it
+        ("duration", "Orrin ships in a working day.", "How long?", ["a working day"]),
         ("number", "It was built in 1931 with 300 seats.", "How many seats?", ["300 seats"]),
         ("number", "Set it to 40 °C.", "How many fans?", []),  # a temperature is no count
         (
@@ -139,6 +146,18 @@ def test_numbers_keep_their_unit_and_their_quantity(
     kind: str, sentence: str, question: str, found: list[str]
 ) -> None:
     assert quantities(kind, sentence, set(), question) == found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("Descale the Orrin kettle every six weeks.", ["every six weeks"]),
+        ("The Orrin filter is swapped every 3 months.", ["every 3 months"]),
+        ("The Orrin kettle is serviced twice a year.", ["twice a year"]),
+    ],
+)
+def test_frequencies_spelled_or_in_digits(sentence: str, found: list[str]) -> None:
+    assert frequencies(sentence, set()) == found
 
 
 def test_hits_without_scores_are_ranked_by_the_policys_own_term_weighting() -> None:

@@ -77,7 +77,7 @@ def numbers(sentence: str) -> list[Number]:
         for m in LETTER_WORD_RE.finditer(sentence)
         if m.group(0).lower() in NUMBER_WORDS
         or m.group(0).lower() in ARTICLE_NUMBERS
-        and _unit(sentence[m.end() :]) in TIME_UNITS
+        and (_unit(sentence[m.end() :]).split() or [""])[-1] in TIME_UNITS
     ]
     dated = [m.span() for r in (DATE_RE, TIME_RE) for m in r.finditer(sentence)]
     found = []
@@ -174,15 +174,18 @@ def _with_unit(number: Number) -> str:
 
 
 def _unit(rest: str) -> str:
-    """The unit right after a number ("business days", "weeks", "year" of "-year")."""
+    """The unit right after a number ("weeks", "year" of "-year", "working days").
+
+    A word before a unit of time joins it: "five working days" is a duration.
+    """
     match = UNIT_RE.match(rest)
     if match is None:
         return ""
     first, second = match.group(1), match.group(2)
     if first.lower() in FUNCTION_WORDS:
         return ""
-    if first.lower() == "business" and second:
-        return f"{first} {second}"
+    if second and second.lower() in TIME_UNITS:
+        return f"{first} {second}"  # "business days", "working days"
     return first
 
 

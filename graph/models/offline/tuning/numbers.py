@@ -127,10 +127,12 @@ UNREAD_PERIODS = frozenset("century centuries decade decades era".split())
 """Periods a "what century" question asks for that no date candidate gives: no short answer."""
 
 FREQUENCY_RE = re.compile(
-    r"\b(?:(?:every|each|per|a|an)\s+(?:\d+\s+|other\s+|few\s+)?(?:second|minute|hour|day|"
+    r"\b(?:(?:every|each|per|a|an)\s+(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|other|few)\s+)?(?:second|minute|hour|day|"
     r"night|week|month|quarter|year|morning|evening|weekday|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)s?|(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|"
     r"yearly|annually)|(?:once|twice|\w+ times)\s+(?:a|an|per|each|every)\s+\w+)\b",
     re.I,
 )
-"""A frequency ("every night", "twice a week", "monthly"): what "how often" asks for."""
+"""A frequency ("every night", "every six weeks", "twice a week", "monthly"): what "how often"
+asks for."""

@@ -133,6 +133,17 @@ from graph.models.offline.yes_no import yes_or_no
             ["Please note that Quill does not call reset() ever."],
             "no",
         ),
+        # a word negating a question word by its prefix is a negation ...
+        ("Can I return a used Orrin kettle?", ["You can return any unused Orrin kettle."], "no"),
+        ("Is the Orrin socket blocking?", ["Orrin sockets are non-blocking."], "no"),
+        (
+            "Are refunds offered for opened items?",
+            ["Refunds are offered for unopened items."],
+            "no",
+        ),
+        # ... unless the question writes it too, or it opens a condition
+        ("Is Orrin unsupported on Windows?", ["Orrin is unsupported on Windows."], "yes"),
+        ("Does Orrin retry a request?", ["Orrin retries a request unless it times out."], "yes"),
     ],
 )
 def test_yes_or_no_reads_the_negation_of_the_statement(
@@ -145,7 +156,7 @@ def test_yes_or_no_reads_the_negation_of_the_statement(
     ("question", "answer"),
     [
         # a restriction says no to what is asked without a negation: unsure
-        ("Are refunds offered for opened items?", ["Refunds are offered for unopened items only."]),
+        ("Are refunds offered for opened items?", ["Refunds are offered for sealed items only."]),
         # a comparison of two entities no single sentence states
         (
             "Are Ida Marr and Tomas Quell both architects?",

@@ -2,8 +2,9 @@
 
 The statement is the answer's sentence holding the most of the question's words (a sentence
 opening with a pronoun holds its predecessor's words too); it must miss at most
-`YES_MISSING_SHARE` of them. A negation counts only where it attaches to the question's
-predicate: in the clauses holding the most question words and, in a sentence without a
+`YES_MISSING_SHARE` of them. A word negating a question word by its prefix ("unused" to a
+question about a "used" item, `unprefixed`) reads as "not" and that word. A negation counts
+only where it attaches to the question's predicate: in the clauses holding the most question words and, in a sentence without a
 contrast, the clauses holding a question word those lack (`predicate_clauses`: "X stores jobs
 as-is, without serializing them"), outside condition clauses ("if the stream is not a
 terminal"), a "without" only where its object is something the question
@@ -19,6 +20,7 @@ restricts ("for options only") without a negation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from graph.models.offline.reading import split_statements, words
@@ -29,6 +31,7 @@ from graph.models.offline.tuning.yes_no import (
     CONDITION_WORDS,
     CONTRACTION_RE,
     CONTRAST_RE,
+    NEGATING_PREFIX_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
     OBJECT_NEGATIONS,
@@ -47,7 +50,7 @@ from tools.expand import stem
 def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     """Yes or no from `answer`'s sentences for `question`, or None when unsure."""
     terms = {stem(t) for t in question_terms(question)}
-    statement = best_statement(answer, question, terms)
+    statement = best_statement([unprefixed(a, terms) for a in answer], question, terms)
     if statement is None:
         return None
     asked = set(words(question))
@@ -66,6 +69,24 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
     if restricts(deciding, asked):
         return None  # "supported for options only" says no to "arguments" without a "not"
     return "yes"
+
+
+def unprefixed(text: str, terms: set[str]) -> str:
+    """`text` with a word negating a question word by its prefix read as "not" and that word.
+
+    "any unused item" to "Can I return a used item?" reads "any not used item"; a word the
+    question itself writes ("unsupported" to "Is X unsupported?") stays as it is.
+    """
+
+    def read(match: re.Match[str]) -> str:
+        whole, rest = match.group(0), match.group(2)
+        if whole.lower() in CONDITION_WORDS or stem(whole.lower()) in terms:
+            return whole  # "unless" opens a condition; "unsupported" asked stays
+        if stem(rest.lower()) not in terms:
+            return whole
+        return f"not {rest}"
+
+    return NEGATING_PREFIX_RE.sub(read, text)
 
 
 def unstated_comparison(asked: set[str], said: set[str]) -> bool:

@@ -12,6 +12,12 @@ import re
 NEGATIONS = frozenset("not no never cannot neither nor without none nothing nobody nowhere".split())
 """Words that turn a clause's statement around (contractions are read as "not" first)."""
 
+NEGATING_PREFIX_RE = re.compile(r"\b(un|non-?)(\w+)", re.I)
+"""A word that negates another by its prefix ("unused", "non-blocking", "unsupported"): read as
+"not" and that word when the word is a question word and the whole is not ("Can I return a
+used item?" met by "You can return any unused item": no). Only "un" and "non": "in", "im" and
+"dis" open too many words that negate nothing ("input", "import", "display")."""
+
 NEGATION_EXCEPTIONS = frozenset(["not only", "not just", "no matter"])
 """A negation word opening one of these phrases negates nothing ("not only X but Y")."""
 

@@ -86,6 +86,8 @@ TUNE_SETS: dict[str, str] = {
     "cattrs": str(DATASETS / "cattrs_docs_tune.jsonl"),
     "apscheduler": str(DATASETS / "apscheduler_docs_tune.jsonl"),
     "black": str(DATASETS / "black_docs_tune.jsonl"),
+    "itsdangerous": str(DATASETS / "itsdangerous_docs_tune.jsonl"),
+    "pluggy": str(DATASETS / "pluggy_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

@@ -43,6 +43,8 @@ SETS = (
     "cattrs_docs_tune.jsonl",
     "apscheduler_docs_tune.jsonl",
     "black_docs_tune.jsonl",
+    "itsdangerous_docs_tune.jsonl",
+    "pluggy_docs_tune.jsonl",
 )
 
 

@@ -61,6 +61,8 @@ SHAPES: dict[str, str] = {
     "cattrs": "docs",
     "apscheduler": "docs",
     "black": "docs",
+    "itsdangerous": "docs",
+    "pluggy": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

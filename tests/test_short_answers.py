@@ -32,6 +32,7 @@ PASSAGES = {
     "s12": "The museum cafe serves soup and bread.",
     "s13": "Bicycles can be parked behind the library.",
     "s14": "The annual report is printed on recycled paper.",
+    "s15": "The Tern client is free for open source projects.",
 }
 
 
@@ -92,6 +93,13 @@ def test_the_sentence_of_the_option_asked_about_is_chosen() -> None:
     state, _ = run("How long does standard shipping take?")
     assert state["answer"].startswith("Standard shipping takes 3 to 5 business days")
     assert state["short_answer"] == "3 to 5 business days"
+
+
+def test_no_yes_is_said_of_a_case_the_passages_never_name() -> None:
+    state, _ = run("Is the Tern client free for open source projects?")
+    assert state["citations"] == ["s15"] and state["short_answer"] == "yes"
+    state, _ = run("Is the Tern client free for commercial projects?")  # no passage says it
+    assert state["short_answer"] is None
 
 
 def test_a_question_the_passages_do_not_cover_is_declined() -> None:

@@ -209,6 +209,14 @@ def test_advice_against_a_setting_reads_as_no() -> None:
     assert short_answer(question, question_kind(question), said, "", set()) == "no"
 
 
+def test_no_yes_for_a_question_word_no_corpus_holds() -> None:
+    said = ["Tern is free for open source projects."]
+    assert yes_or_no("Is Tern free for commercial projects?", said) == "yes"
+    assert yes_or_no("Is Tern free for commercial projects?", said, {"commercial"}) is None
+    denied = ["Tern is not free for projects."]  # a "no" denies what both share: it stands
+    assert yes_or_no("Is Tern free for commercial projects?", denied, {"commercial"}) == "no"
+
+
 def test_the_short_answer_of_a_yes_no_question_is_the_reading() -> None:
     said = ["Windows isn't supported by Tern."]
     assert short_answer("Is Windows supported by Tern?", "yesno", said, "", set()) == "no"

@@ -43,7 +43,7 @@ from graph.models.offline.turn import (
 )
 from graph.models.structured.controller import StructuredController
 from graph.models.structured.schemas import structured_tools
-from graph.models.support import covered, support_weights, weights
+from graph.models.support import covered, question_terms, support_weights, weights
 from tools.calculator import CALCULATOR_TOOL
 from tools.expand import stem
 from tools.finish import FINISH_TOOL
@@ -296,12 +296,14 @@ def short_for(turn: Turn, chosen: Answer, known: str) -> str | None:
 
     None for a two-ask question: one short answer would answer half of it. A sentence's first
     word is a name only when the passages write it capitalised mid-sentence past their titles:
-    a heading ("guide.md > Permissions") is a label, no evidence of a name.
+    a heading ("guide.md > Permissions") is a label, no evidence of a name. A question word
+    no searched corpus holds (weight 0) keeps a yes/no question from a "yes".
     """
     if turn.parts is not None:
         return None
     written = mid_capitals([*map(past_title, turn.hits), turn.question])
-    return short_answer(turn.question, turn.kind, chosen.sentences, known, written)
+    unseen = {t for t in question_terms(turn.question) if turn.weight(t) <= 0}
+    return short_answer(turn.question, turn.kind, chosen.sentences, known, written, unseen)
 
 
 def both_asks(turn: Turn, capitalised: set[str]) -> Answer | None:

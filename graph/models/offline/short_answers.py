@@ -68,17 +68,19 @@ def short_answer(
     answer: Sequence[str],
     known: str,
     capitalised: Collection[str],
+    unseen: Collection[str] = frozenset(),
 ) -> str | None:
     """The short answer from the answer's sentences, or None.
 
     `known` holds the words the question and the chain's bridge already name; `capitalised`
-    the words the retrieved text writes capitalised mid-sentence. No bar on the sentences' own
+    the words the retrieved text writes capitalised mid-sentence; `unseen` the stems of the
+    question's words no searched corpus holds (for `yes_or_no`). No bar on the sentences' own
     coverage: the support bar has gated the answer already (`tuning.short_answers`).
     """
     if kind is None or not answer:
         return None
     if kind == "yesno":
-        return yes_or_no(question, answer)
+        return yes_or_no(question, answer, unseen)
     if kind == "choice":
         options = choice_options(question) or ("", "")
         held = [o for o in options if o and o.lower() in " ".join(answer).lower()]

@@ -4,24 +4,25 @@ The statement is the answer's sentence holding the most of the question's words 
 opening with a pronoun holds its predecessor's words too); it must miss at most
 `YES_MISSING_SHARE` of them. A word negating a question word by its prefix ("unused" to a
 question about a "used" item, `unprefixed`) reads as "not" and that word. A negation counts
-only where it attaches to the question's predicate: in the clauses holding the most question words and, in a sentence without a
-contrast, the clauses holding a question word those lack (`predicate_clauses`: "X stores jobs
-as-is, without serializing them"), outside condition clauses ("if the stream is not a
-terminal"), a "without" only where its object is something the question
-asks about ("a URL without a trailing slash" denies nothing of "strict_slashes"), and beyond
-the negations the question itself holds.
+only where it attaches to the question's predicate: in the clauses holding the most question
+words and, in a sentence without a contrast, the clauses holding a question word those lack
+(`predicate_clauses`: "X stores jobs as-is, without serializing them"), outside condition
+clauses ("if the stream is not a terminal"), a "without" only where its object is something
+the question asks about ("a URL without a trailing slash" denies nothing of "strict_slashes"),
+and beyond the negations the question itself holds.
 When the other side of a contrast, turned the other way, holds a question word the main
 clauses' side lacks, that side decides if it is plainly the case asked ("Dogs are not allowed,
 although assistance dogs are welcome" to "Are assistance dogs allowed?": yes), else the
 sentence says both. Otherwise the answer is None rather than a guess: when the question
-compares ("both", "same", "older than") and the sentence does not say so, or when the sentence
-restricts ("for options only") without a negation.
+compares ("both", "same", "older than") and the sentence does not say so, when the sentence
+restricts ("for options only") without a negation, or when a "yes" would be said of a case
+the documents never name (`unstated_case`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from graph.models.offline.reading import split_statements, words
 from graph.models.offline.tuning.yes_no import (
@@ -47,8 +48,14 @@ from graph.models.support import question_terms
 from tools.expand import stem
 
 
-def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
-    """Yes or no from `answer`'s sentences for `question`, or None when unsure."""
+def yes_or_no(
+    question: str, answer: Sequence[str], unseen: Collection[str] = frozenset()
+) -> str | None:
+    """Yes or no from `answer`'s sentences for `question`, or None when unsure.
+
+    `unseen` holds the stems of the question's words no searched corpus holds: a "yes" is
+    never read when the question has one (`unstated_case`).
+    """
     terms = {stem(t) for t in question_terms(question)}
     statement = best_statement([unprefixed(a, terms) for a in answer], question, terms)
     if statement is None:
@@ -68,7 +75,20 @@ def yes_or_no(question: str, answer: Sequence[str]) -> str | None:
         return None  # "is X not Y?" met by "X is Y": unsure which way the question leans
     if restricts(deciding, asked):
         return None  # "supported for options only" says no to "arguments" without a "not"
+    if unstated_case(terms, unseen):
+        return None  # "free for open source projects" to "free for commercial projects?"
     return "yes"
+
+
+def unstated_case(terms: set[str], unseen: Collection[str]) -> bool:
+    """Whether a question word (of the stems `terms`) is one no searched corpus holds.
+
+    The statement missing it may say yes of another case than the one asked ("Orrin is free
+    for open source projects" to "Is Orrin free for commercial projects?" over documents that
+    never say "commercial"): the documents do not state the case, and a "yes" would be a guess.
+    A "no" still stands: it denies the predicate the statement and question share.
+    """
+    return bool(terms & {stem(w) for w in unseen})
 
 
 def unprefixed(text: str, terms: set[str]) -> str:

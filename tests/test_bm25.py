@@ -35,14 +35,18 @@ QUESTIONS = [
 
 
 class Reference(BM25Okapi):  # type: ignore[misc]
-    """rank_bm25's Okapi BM25; where its idf floor (0.25 x mean idf) is not above 0, Lucene's
-    idf ln(1 + (N - n + 0.5) / (n + 0.5)) for every term, as our indexes score such corpora."""
+    """rank_bm25's Okapi BM25 with our two departures: an idf of exactly 0 is floored like a
+    negative one, and where the floor (0.25 x mean idf) is not above 0, every term weighs
+    Lucene's idf ln(1 + (N - n + 0.5) / (n + 0.5))."""
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
         super()._calc_idf(nd)
-        if self.epsilon * self.average_idf <= 0:
+        eps = self.epsilon * self.average_idf
+        if eps <= 0:
             n = self.corpus_size
             self.idf = {w: math.log1p((n - f + 0.5) / (f + 0.5)) for w, f in nd.items()}
+        else:
+            self.idf = {w: eps if idf == 0 else idf for w, idf in self.idf.items()}
 
 
 def reference_top(ref: BM25Okapi, ids: list[str], query: str, k: int) -> list[tuple[str, float]]:
@@ -326,6 +330,22 @@ def test_a_corpus_of_one_or_two_passages_finds_them(docs: dict[str, str]) -> Non
         assert index.search("kettle boils", k=2)[0][0] == "b"
 
 
+def test_a_word_in_exactly_half_the_passages_weighs_the_floor() -> None:
+    """rank_bm25 leaves its idf at 0, under the floor a commoner word gets: nothing matched."""
+    docs = {
+        "a#1": "guide.md Deploy billing: run make release.",
+        "a#2": "guide.md Deploy billing: the Payments team owns it.",
+        "b": "Access needs a lead's approval.",
+        "c": "Alerts page the on-call engineer.",
+    }
+    index = BM25(docs)
+    assert index.doc_freq("billing") == 2 and index.n_docs == 4
+    assert index.idf("billing") == pytest.approx(0.25 * index.average_idf)
+    assert index.idf("billing") > 0
+    assert index.idf("billing") == index.idf("guide")  # in 2 and 2 of 4: the same floor
+    assert {d for d, _ in index.search("deploy billing", k=4)} == {"a#1", "a#2"}
+
+
 def test_repeated_query_term_counts_each_time() -> None:
     index = BM25(DOCS)
     once = index.get_scores("beacon")
@@ -340,7 +360,7 @@ def test_ties_broken_by_doc_id_in_str_order() -> None:
 
 def test_bm25_parameters_match_rank_bm25() -> None:
     index = BM25(DOCS, k1=0.9, b=0.4)
-    ref = BM25Okapi([tokenize(t) for t in DOCS.values()], k1=0.9, b=0.4)
+    ref = Reference([tokenize(t) for t in DOCS.values()], k1=0.9, b=0.4)
     for query, _, _ in QUESTIONS:
         np.testing.assert_allclose(
             index.get_scores(query), ref.get_scores(tokenize(query)), rtol=0, atol=1e-9

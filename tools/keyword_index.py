@@ -37,15 +37,18 @@ def scoring_idf(doc_freq: int, n_docs: int, average_idf: float) -> float:
     """The idf a term of ``doc_freq`` documents scores with, given the corpus's mean raw idf.
 
     rank_bm25's rule: the raw Okapi idf, a negative one floored to ``EPSILON`` times the mean.
-    In a corpus of one or two passages (or a few that share most words) that mean, and so the
-    floor, is 0 or below: every word scores 0 or less and no passage can be found. Such a
-    corpus scores every term with `positive_idf` instead, which orders terms the same way.
+    Two departures, both for small corpora. An idf of exactly 0 (a word in exactly half the
+    passages) is floored too: rank_bm25 leaves it at 0, below the floor a commoner word gets,
+    and a question whose every word is in half of four passages (a file's two sections, its
+    name in both titles) found nothing. And in a corpus of one or two passages (or a few that
+    share most words) the mean, and so the floor, is 0 or below: every word would score 0 or
+    less, so such a corpus scores every term with `positive_idf`, which orders terms the same.
     """
     floor = EPSILON * average_idf
     if floor <= 0:
         return positive_idf(doc_freq, n_docs)
     raw = okapi_idf(doc_freq, n_docs)
-    return floor if raw < 0 else raw
+    return floor if raw <= 0 else raw
 
 
 class KeywordIndex(ABC):

@@ -2,7 +2,7 @@
 
 `graph.models.support` weighs a question's words with it (`tool_weight`): a word
 an index lacks weighs as the indexed words the search would expand it to (`tools.expand`), and
-a word held only where its BM25 idf is 0 weighs `SEEN_FLOOR`.
+a word held only where its idf is 0 weighs `SEEN_FLOOR`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 from tools.expand import expand_terms
 
 SEEN_FLOOR = 0.001
-"""The weight of a word a corpus holds but whose BM25 idf is 0 (it is in half the passages of
-a small corpus): it tells almost nothing, but it is held, not unseen."""
+"""The weight of a word an index holds with an idf of 0: it tells almost nothing, but it is held,
+not unseen. Indexes built now never give one (`tools.keyword_index.scoring_idf`); an index saved
+before 2026-12 gives 0 to a word in exactly half its passages until `agent index` rebuilds it."""
 
 
 class ToolWeight:

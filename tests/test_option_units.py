@@ -119,3 +119,28 @@ def test_a_dashed_definition_runs_to_the_default_it_states() -> None:
         "Packing - the act of filling crates.",
         "The default is none.",
     ]
+
+
+CLI_OPTIONS = (
+    "--dry-run: show what the Orrin sweeper would delete. --older-than DAYS: only remove files "
+    "older than DAYS days. Defaults to 30. --exclude PATTERN: skip files matching PATTERN. May be "
+    "given more than once. --verbose, -v: print every file as it is removed."
+)
+
+
+def test_a_command_line_option_list_reads_an_option_a_unit() -> None:
+    """Options open sentences ("... delete. --older-than DAYS: ..."); a metavar or a short
+    form keeps a line a definition; a modal "May be ..." finishes its option as a default does."""
+    assert [s.text for s in statements_with_code(CLI_OPTIONS)] == [
+        "--dry-run: show what the Orrin sweeper would delete.",
+        "--older-than DAYS: only remove files older than DAYS days. Defaults to 30.",
+        "--exclude PATTERN: skip files matching PATTERN. May be given more than once.",
+        "--verbose, -v: print every file as it is removed.",
+    ]
+
+
+def test_a_yes_no_statement_continuing_its_option_holds_the_option() -> None:
+    from graph.models.offline.yes_no import yes_or_no
+
+    said = ["--exclude PATTERN: skip files matching PATTERN. May be given more than once."]
+    assert yes_or_no("Can --exclude be given more than once?", said) == "yes"

@@ -25,6 +25,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from graph.models.offline.reading import split_statements, words
+from graph.models.offline.tuning.reading import CONTINUATION_RE
 from graph.models.offline.tuning.yes_no import (
     CLAUSE_BREAK_RE,
     COMPARISON_OPENERS,
@@ -124,6 +125,9 @@ def unstated_comparison(asked: set[str], said: set[str]) -> bool:
 def best_statement(answer: Sequence[str], question: str, terms: set[str]) -> str | None:
     """The sentence holding the most question words, if it misses few enough of them.
 
+    A sentence opening with a pronoun, or continuing a definition with no subject of its own
+    ("May be given more than once.", `CONTINUATION_RE`), holds its predecessor's words too.
+
     The question's words are counted as written (`written_words`): "Python-Markdown" missing
     is one word missing, not two.
     """
@@ -132,7 +136,7 @@ def best_statement(answer: Sequence[str], question: str, terms: set[str]) -> str
     best, best_missing = None, len(asked) + 1
     for i, piece in enumerate(pieces):
         held = {stem(w) for w in words(piece)}
-        if i and (words(piece) or [""])[0] in PRONOUN_LEADS:
+        if i and ((words(piece) or [""])[0] in PRONOUN_LEADS or CONTINUATION_RE.match(piece)):
             held |= {stem(w) for w in words(pieces[i - 1])}
         missing = sum(not parts <= held for parts in asked)
         if missing < best_missing:

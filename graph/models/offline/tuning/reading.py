@@ -8,13 +8,14 @@ WORD_RE = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the BM25 tokenizer's)."""
 
 SENTENCE_RE = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][)\]\"'”’]))\s+(?=[A-Z0-9\"'(`*“‘])|(?<=[^.]\.)\s+(?=[a-z_])"
+    r"(?:(?<=[.!?])|(?<=[.!?][)\]\"'”’]))\s+(?=[A-Z0-9\"'(`*“‘])|(?<=[^.]\.)\s+(?=[a-z_]|--?[A-Za-z])"
     r"|\n\s*\n"
 )
 """A sentence boundary: ., ! or ? (or one closing a bracket or a quote: "(... the block.)")
 before a capital or digit, a full stop (not an ellipsis) before a lowercase word
-(documentation starts sentences with identifiers: "... Data Classes. attrs supports PyPy."),
-or a blank line."""
+(documentation starts sentences with identifiers: "... Data Classes. attrs supports PyPy.") or
+a command-line option (a list run together: "... anything. --older-than DAYS: ..."; no tune
+answer moved), or a blank line."""
 
 STATEMENT_BREAK_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 """Any sentence end, also before a lowercase word ("... PyPy. attrs doesn't"): the statement a
@@ -63,15 +64,25 @@ LEADING_FUNCTION_WORDS = frozenset(
 )
 """Capitalised at a sentence start without being part of a name ("The", "After")."""
 
-CONTINUATION_RE = re.compile(r"(?:The\s+)?Defaults?\b(?:\s+(?:to|is|value)\b|:)", re.I)
+CONTINUATION_RE = re.compile(
+    r"(?:The\s+)?Defaults?\b(?:\s+(?:to|is|value)\b|:)|(?:May|Can|Must|Cannot)\s+(?:not\s+)?be\b",
+    re.I,
+)
 """A sentence with no subject of its own that finishes the one before: an option's "Defaults to
 X." (mkdocs and Sphinx option lists: "anchorlink_class: CSS class(es) used for the link.
 Defaults to toclink."). The option's description and its default are one unit of meaning:
 alone, "Defaults to toclink." does not say what defaults, and the description does not say to
 what. "The default is 1000." ends an option's description the same way (reST definition lists:
-"max_form_parts - Stop parsing ... The default is 1000."), measured with `DEFINITION_RE`."""
+"max_form_parts - Stop parsing ... The default is 1000."), measured with `DEFINITION_RE`. So
+does a sentence opening with a modal and "be" ("--exclude PATTERN: skip files matching
+PATTERN. May be given more than once."): it says what the option allows, of no subject of its
+own (no tune answer moved; over a made-up CLI folder it answers "Can --exclude be given more
+than once?" with its option)."""
 
-DEFINITION_RE = re.compile(r"[\w.-]+:\s|\w*[_.][\w.]*\s+[-–—]\s")
+DEFINITION_RE = re.compile(
+    r"[\w.-]+:\s|\w*[_.][\w.]*\s+[-–—]\s"
+    r"|--?\w[\w-]*(?:[ =][A-Z_<\[][\w<>\[\]-]*)?(?:,\s*--?\w[\w-]*)*:\s"
+)
 """A definition line's opening: an option's name and a colon ("anchorlink_class: CSS class(es)
 used for the link."), as mkdocs and Sphinx option lists read once their markup is removed. A
 definition line takes its description's sentences up to the `CONTINUATION_RE` one that ends it
@@ -85,7 +96,9 @@ description against only the line before the default: markdown right+cited 0.452
 ("max_form_parts - Stop parsing ...", a reST definition list flattened) opens one too; with
 "The default is" ending it (`CONTINUATION_RE`): werkzeug right+cited 0.795 to 0.821, contains
 0.818 to 0.848, every other tune set unchanged. A plain word before a dash ("Werkzeug - a
-library") names no option."""
+library") names no option. A command-line option with its value's name or its short form
+("--older-than DAYS:", "--verbose, -v:") opens one as well (no tune answer moved; over a
+made-up CLI folder the default 30 had been read as the option before's)."""
 
 LIST_RUN_RE = re.compile(r"(?<=:)\s+(?=[\w.-]+:\s)")
 """Where a flattened option list starts inside a sentence: an introduction's colon right before

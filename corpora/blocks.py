@@ -63,10 +63,15 @@ PROSE_DIRECTIVES = frozenset(
         *("glossary", "centered", "hlist", "epigraph", "highlights", "pull-quote", "compound"),
         *("table", "list-table", "csv-table", "figure", "margin", "grid-item-card"),
         *("function", "class", "method", "attribute", "data", "exception", "module-data"),
-        *("decorator", "describe", "object", "option", "envvar", "confval"),
+        *("decorator", "describe", "object", "option", "cmdoption", "envvar", "confval"),
     }
 )
 """Directives whose body (and argument) is text to keep."""
+
+TERM_DIRECTIVES = frozenset({"option", "cmdoption", "envvar", "confval", "describe"})
+"""Directives whose argument is the term their body defines, as Sphinx shows it: the argument
+leads as a definition line ("--workers N: Number of worker processes. Defaults to ..."), so
+an option's description and default read as one unit (`graph.models.offline.reading`)."""
 
 EMPTY_DIRECTIVES = frozenset(
     {
@@ -97,11 +102,14 @@ def directive_kind(name: str) -> Literal["prose", "empty", "code", "autodoc"]:
 
 
 def lead_text(name: str, argument: str) -> str:
-    """The prose a prose directive's argument gives: a version sentence, or the argument."""
+    """The prose a prose directive's argument gives: a version sentence, a term defined
+    (`TERM_DIRECTIVES`: "--workers N:"), or the argument."""
     note = VERSION_NOTES.get(name.lower())
     if note is not None:
         version, _, rest = argument.strip().partition(" ")
         return " ".join(filter(None, [note.format(version) if version else "", rest]))
+    if name.lower() in TERM_DIRECTIVES and argument.strip():
+        return f"{argument.strip()}:"
     return argument.strip()
 
 

@@ -346,3 +346,18 @@ def test_a_cut_never_parts_a_sentence_ending_in_a_colon_from_the_code_it_introdu
     intro = "To fire on a schedule, pass a crontab expression:"
     (holder,) = [p for p in passages if intro in p.text]
     assert f"{intro}\n\n```\nkiln.fire(cron='0 0 * * *')\n```" in holder.text
+
+
+def test_an_option_directive_leads_with_the_term_it_defines(tmp_path: Path) -> None:
+    text = (
+        "Kiln CLI\n========\n\n"
+        ".. option:: --zones N\n\n   Number of firing zones. Defaults to 2.\n\n"
+        ".. envvar:: KILN_HOME\n\n   Where the kiln keeps its logs.\n"
+    )
+    got = read(tmp_path, "cli.rst", text)
+    assert got == {
+        "cli.rst > Kiln CLI": (
+            "--zones N: Number of firing zones. Defaults to 2. "
+            "KILN_HOME: Where the kiln keeps its logs."
+        )
+    }

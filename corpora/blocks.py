@@ -102,8 +102,10 @@ def directive_kind(name: str) -> Literal["prose", "empty", "code", "autodoc"]:
 
 
 def lead_text(name: str, argument: str) -> str:
-    """The prose a prose directive's argument gives: a version sentence, a term defined
-    (`TERM_DIRECTIVES`: "--workers N:"), or the argument."""
+    """The prose a directive's argument gives: a version sentence, a term, or the argument.
+
+    A term (`TERM_DIRECTIVES`) ends in a colon: "--workers N:".
+    """
     note = VERSION_NOTES.get(name.lower())
     if note is not None:
         version, _, rest = argument.strip().partition(" ")

@@ -117,8 +117,11 @@ def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool, dept
     if literal:
         text = text[:-2].rstrip() + ("" if text[:-2].endswith((" ", "\t")) else ":")
         text = "" if text == ":" else text
+    defines = end < len(lines) and bool(lines[end].strip()) and lines[end][0] in " \t"
+    if defines and text and not text.endswith((":", ".", "!", "?", ",", ";")):
+        text += ":"  # a definition list's term leads its definition: "timeout_grace: Seconds ..."
     blocks += prose_block(text)
-    if end < len(lines) and lines[end].strip() and lines[end][0] in " \t":  # a definition
+    if defines:  # a definition
         body_end = _body_end(lines, end - 1)
         blocks += _read(dedent(lines[end:body_end]), None, depth + 1)
         return body_end

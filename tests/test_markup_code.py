@@ -361,3 +361,18 @@ def test_an_option_directive_leads_with_the_term_it_defines(tmp_path: Path) -> N
             "KILN_HOME: Where the kiln keeps its logs."
         )
     }
+
+
+def test_a_definition_list_term_leads_its_definition(tmp_path: Path) -> None:
+    text = (
+        "Kiln settings\n=============\n\n"
+        "zone_grace\n    Seconds to wait for a zone to cool. Defaults to 5.\n"
+        "Firing order.\n    The order zones fire in.\n"
+    )
+    got = read(tmp_path, "settings.rst", text)
+    assert got == {
+        "settings.rst > Kiln settings": (
+            "zone_grace: Seconds to wait for a zone to cool. Defaults to 5. "
+            "Firing order. The order zones fire in."
+        )
+    }

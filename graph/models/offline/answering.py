@@ -55,6 +55,9 @@ class Sentence:
     term: str = ""
     """The thing of code its passage's heading names, when the sentence opens the passage and
     does not name it (`TERM_HEADING_RE`: a reference entry's first sentence defines it)."""
+    answers: str = ""
+    """The question its passage's heading asks, when the sentence is the passage's first
+    statement (a FAQ's "How do I report a bug?" over "Open an issue on the tracker ...")."""
 
     @property
     def shown(self) -> str:
@@ -110,7 +113,9 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
     nothing, so it is no answer and is left out (`asks`).
 
     A passage's `Sentence.rank` is 1 / (1 + the passages first seen before it) when the hit
-    carries a retrieval score, else 0: an unscored hit's place says nothing.
+    carries a retrieval score, else 0: an unscored hit's place says nothing. The first statement
+    under a heading that asks a question answers it (`Sentence.answers`): `compose` weighs it
+    even when only the heading holds the question's words (a FAQ; no tune answer moved).
     """
     found: list[Sentence] = []
     texts: dict[str, str] = {}
@@ -123,10 +128,14 @@ def retrieved_sentences(hits: Sequence[Hit]) -> tuple[list[Sentence], dict[str, 
         order = len(texts) - 1
         rank = 1 / (1 + order) if scored(hit) else 0.0
         heading = term_heading(title)
+        question = title.rsplit(" > ", 1)[-1].strip() if title.endswith("?") else ""
         for position, said in enumerate(statements_with_code(body(texts[doc_id], title))):
             if not asks(said.text):
                 term = heading if position == 0 and heading.lower() not in said.text.lower() else ""
-                found.append(Sentence(said.text, doc_id, order, position, said.code, rank, term))
+                answers, question = question, ""  # the first statement answers the heading
+                found.append(
+                    Sentence(said.text, doc_id, order, position, said.code, rank, term, answers)
+                )
     return found, texts
 
 
@@ -172,7 +181,7 @@ def compose(scorer: Scorer, hits: Sequence[Hit]) -> Answer | None:
     John Jenkins." over "Other notable alumni include ... astronaut Jim Wetherbee.").
     """
     found, texts = retrieved_sentences(hits)
-    singles = [s for s in found if scorer.coverage(s.text) > 0]
+    singles = [s for s in found if scorer.coverage(f"{s.answers} {s.text}") > 0]
     if not singles:
         return None
     before = {(s.doc_id, s.position + 1): s.text for s in found}

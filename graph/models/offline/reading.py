@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from graph.models.offline.directives import is_directive
 from graph.models.offline.tuning.reading import (
     ABBREVIATION_RE,
+    BARE_REPLY_RE,
     CODE_FENCE_RE,
     CONNECTORS,
     CONTINUATION_RE,
@@ -149,7 +150,9 @@ def statements_with_code(text: str) -> list[Statement]:
 def continued(parts: Iterable[str]) -> list[str]:
     """The sentences of `parts` as answer units: each option of a list with its default.
 
-    A flattened option list's first option leaves its introduction (`LIST_RUN_RE`), and a
+    A bare "Yes." or "No." (`BARE_REPLY_RE`, a FAQ's answer to its heading) is one unit with
+    the sentence after it. A flattened option list's first option leaves its introduction
+    (`LIST_RUN_RE`), and a
     definition line (`DEFINITION_RE`) takes its description's sentences up to the "Defaults
     to X." that finishes it (`CONTINUATION_RE`): "css_class: An alias to the cssclass option.
     Set the class of the wrapper. Defaults to codehilite." is one answer. A description that
@@ -158,6 +161,9 @@ def continued(parts: Iterable[str]) -> list[str]:
     merged: list[str] = []
     start: int | None = None
     for part in (piece for whole in parts for piece in LIST_RUN_RE.split(whole)):
+        if merged and BARE_REPLY_RE.fullmatch(merged[-1]):
+            merged[-1] = f"{merged[-1]} {part}"  # "Yes." says what the next sentence explains
+            continue
         if DEFINITION_RE.match(part):
             start = len(merged)
         elif start is not None and CONTINUATION_RE.match(part):

@@ -100,6 +100,11 @@ library") names no option. A command-line option with its value's name or its sh
 ("--older-than DAYS:", "--verbose, -v:") opens one as well (no tune answer moved; over a
 made-up CLI folder the default 30 had been read as the option before's)."""
 
+BARE_REPLY_RE = re.compile(r"(?:Yes|No)[.!]", re.I)
+"""A sentence that is only "Yes." or "No.": a FAQ's reply to the question its heading asks,
+shown with the sentence that explains it ("Yes. Orrin works without a network connection ...");
+alone it says nothing of what it answers (no tune answer moved)."""
+
 LIST_RUN_RE = re.compile(r"(?<=:)\s+(?=[\w.-]+:\s)")
 """Where a flattened option list starts inside a sentence: an introduction's colon right before
 the first option's name ("... to configure the output: marker: Text to find ..."). The option

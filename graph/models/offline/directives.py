@@ -17,8 +17,6 @@ from graph.models.offline.tuning.directives import (
     CHAT_ROLES,
     CLAUSE_RE,
     CONTRACTED_WORD_RE,
-    CONVERSATION_NOUNS,
-    DOCUMENT_VERBS,
     HTML_ELEMENTS,
     IMPERATIVE_LEADS,
     IMPERATIVE_OBJECTS,
@@ -29,7 +27,6 @@ from graph.models.offline.tuning.directives import (
     ROLE_LABEL_RE,
     SECOND_PERSON,
     SPEECH_ACTS,
-    SPEECH_NOUNS,
     VOCATIVE_RE,
 )
 from graph.models.offline.tuning.reading import WORD_RE
@@ -89,16 +86,10 @@ def clauses(sentence: str) -> list[str]:
 
 
 def is_conversation_imperative(clause: str) -> bool:
-    """A clause in the imperative mood whose verb or object is part of the conversation.
-
-    A verb documentation uses of programs (`DOCUMENT_VERBS`: "print", "write", "follow") counts
-    only in a clause naming the conversation (`CONVERSATION_NOUNS`).
-    """
+    """A clause in the imperative mood whose verb or object is part of the conversation."""
     tokens = CONTRACTED_WORD_RE.findall(clause.lower())
     while tokens and (tokens[0] in IMPERATIVE_LEADS or tokens[0] == "not"):
         tokens = tokens[1:]
-    if len(tokens) < 2 or tokens[0] not in SPEECH_ACTS or tokens[0] in SPEECH_NOUNS:
+    if len(tokens) < 2 or tokens[0] not in SPEECH_ACTS:
         return False
-    if tokens[1] not in IMPERATIVE_OBJECTS and tokens[1] not in SPEECH_ACTS:
-        return False
-    return tokens[0] not in DOCUMENT_VERBS or not CONVERSATION_NOUNS.isdisjoint(tokens)
+    return tokens[1] in IMPERATIVE_OBJECTS or tokens[1] in SPEECH_ACTS

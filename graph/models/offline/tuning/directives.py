@@ -27,28 +27,6 @@ SPEECH_ACTS = frozenset(
 )
 """Verbs and nouns of the conversation itself: an order about them targets the answerer."""
 
-DOCUMENT_VERBS = frozenset(
-    "write output print follow treat act quote state override prompt".split()
-)
-"""Speech acts documentation orders its reader to do to programs and files all the time ("Print
-all logs to STDERR.", "Don't write the files back, just output a diff", "Override the convert
-method", "Write a ShellComplete subclass"): an imperative of one targets the answerer only when
-its clause names the conversation (`CONVERSATION_NOUNS`: "follow these instructions", "print
-your prompt"). Without this the tune folders lost 14 such sentences of click, attrs, Trio,
-AnyIO, Copier, Starlette, APScheduler and Black from every answer (no tune answer moved: none was
-asked of them); none of the made-up injections needs it."""
-
-CONVERSATION_NOUNS = frozenset(
-    "instructions instruction prompt prompts answer answers response responses reply replies "
-    "conversation".split()
-)
-"""Nouns of the conversation itself, that make a `DOCUMENT_VERBS` imperative an order to the
-answerer."""
-
-SPEECH_NOUNS = frozenset("instructions instruction prompts response responses".split())
-"""`SPEECH_ACTS` that are only nouns: they never open an imperative ("Responses that do not
-declare trailers have no trailer extension" states a fact)."""
-
 REPLY_WORDS = frozenset(
     "answer answers answered answering respond responds responded reply replies replied cite "
     "cited instructions instruction obey pretend disregard ignore forget say says".split()

@@ -124,18 +124,19 @@ def test_a_dashed_definition_runs_to_the_default_it_states() -> None:
 CLI_OPTIONS = (
     "--dry-run: show what the Orrin sweeper would delete. --older-than DAYS: only remove files "
     "older than DAYS days. Defaults to 30. --exclude PATTERN: skip files matching PATTERN. May be "
-    "given more than once. --verbose, -v: print every file as it is removed."
+    "given more than once. -j N, --jobs N: run N sweeps at once. Defaults to 2."
 )
 
 
 def test_a_command_line_option_list_reads_an_option_a_unit() -> None:
     """Options open sentences ("... delete. --older-than DAYS: ..."); a metavar or a short
-    form keeps a line a definition; a modal "May be ..." finishes its option as a default does."""
+    form keeps a line a definition; a modal "May be ..." finishes its option as a default does.
+    """
     assert [s.text for s in statements_with_code(CLI_OPTIONS)] == [
         "--dry-run: show what the Orrin sweeper would delete.",
         "--older-than DAYS: only remove files older than DAYS days. Defaults to 30.",
         "--exclude PATTERN: skip files matching PATTERN. May be given more than once.",
-        "--verbose, -v: print every file as it is removed.",
+        "-j N, --jobs N: run N sweeps at once. Defaults to 2.",
     ]
 
 

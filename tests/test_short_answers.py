@@ -140,6 +140,7 @@ def test_the_two_options_of_a_choice_question() -> None:
             ["five working days"],
         ),  # a word before a unit of time joins it
         ("duration", "Orrin ships in a working day.", "How long?", ["a working day"]),
+        ("duration", "The Orrin fair lasted a rainy day.", "How long?", []),  # no qualifier
         ("number", "It was built in 1931 with 300 seats.", "How many seats?", ["300 seats"]),
         ("number", "Set it to 40 °C.", "How many fans?", []),  # a temperature is no count
         (
@@ -162,6 +163,7 @@ def test_numbers_keep_their_unit_and_their_quantity(
         ("Descale the Orrin kettle every six weeks.", ["every six weeks"]),
         ("The Orrin filter is swapped every 3 months.", ["every 3 months"]),
         ("The Orrin kettle is serviced twice a year.", ["twice a year"]),
+        ("A five minute walk; the Orrin shuttle runs every 20 minutes.", ["every 20 minutes"]),
     ],
 )
 def test_frequencies_spelled_or_in_digits(sentence: str, found: list[str]) -> None:

@@ -143,6 +143,12 @@ from graph.models.offline.yes_no import yes_or_no
         ),
         # ... unless the question writes it too, or it opens a condition
         ("Is Orrin unsupported on Windows?", ["Orrin is unsupported on Windows."], "yes"),
+        # an action undone is no denial, nor is a word the sentence also writes plainly
+        ("Can I install Orrin with pip?", ["Orrin is uninstalled with pip too."], "yes"),
+        ("Can I install Orrin with pip?", ["Orrin can be installed or uninstalled."], "yes"),
+        # a FAQ's bare "No." replies to its heading: the sentence after it is read
+        ("Does Orrin work offline?", ["No. Orrin works fully offline once installed."], "yes"),
+        ("Does Orrin collect telemetry?", ["No. Orrin never collects telemetry."], "no"),
         ("Does Orrin retry a request?", ["Orrin retries a request unless it times out."], "yes"),
     ],
 )
@@ -213,6 +219,9 @@ def test_no_yes_for_a_question_word_no_corpus_holds() -> None:
     said = ["Tern is free for open source projects."]
     assert yes_or_no("Is Tern free for commercial projects?", said) == "yes"
     assert yes_or_no("Is Tern free for commercial projects?", said, {"commercial"}) is None
+    asked = "Does Tern currently support Windows?"  # an adverb names no case
+    assert yes_or_no(asked, ["Tern supports Windows."], {"currently"}) == "yes"
+    assert yes_or_no("Is it possible to run Tern on ARM?", ["Tern runs on ARM."], {"possible"})
     denied = ["Tern is not free for projects."]  # a "no" denies what both share: it stands
     assert yes_or_no("Is Tern free for commercial projects?", denied, {"commercial"}) == "no"
 

@@ -89,7 +89,7 @@ class SmallBM25(KeywordIndex):
         return len(self._idf)
 
     def idf(self, term: str) -> float:
-        """Return the idf used in scoring (negatives floored to eps x mean idf); 0.0 if unknown."""
+        """Return the idf used in scoring (`scoring_idf`); 0.0 if unknown."""
         return self._idf.get(check_term(term), 0.0)
 
     def doc_freq(self, term: str) -> int:

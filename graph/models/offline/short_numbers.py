@@ -38,6 +38,7 @@ from graph.models.offline.tuning.numbers import (
     PERCENT_UNITS,
     STATUS_QUESTION_RE,
     TEMPERATURE_UNITS,
+    TIME_QUALIFIERS,
     TIME_RE,
     TIME_UNITS,
     UNIT_RE,
@@ -176,7 +177,8 @@ def _with_unit(number: Number) -> str:
 def _unit(rest: str) -> str:
     """The unit right after a number ("weeks", "year" of "-year", "working days").
 
-    A word before a unit of time joins it: "five working days" is a duration.
+    A qualifier before a unit of time joins it (`TIME_QUALIFIERS`): "five working days" is a
+    duration, "a rainy day" is not.
     """
     match = UNIT_RE.match(rest)
     if match is None:
@@ -184,7 +186,7 @@ def _unit(rest: str) -> str:
     first, second = match.group(1), match.group(2)
     if first.lower() in FUNCTION_WORDS:
         return ""
-    if second and second.lower() in TIME_UNITS:
+    if second and second.lower() in TIME_UNITS and first.lower() in TIME_QUALIFIERS:
         return f"{first} {second}"  # "business days", "working days"
     return first
 

@@ -27,12 +27,14 @@ from collections.abc import Collection, Sequence
 from graph.models.offline.reading import split_statements, words
 from graph.models.offline.tuning.reading import CONTINUATION_RE
 from graph.models.offline.tuning.yes_no import (
+    CASELESS_WORDS,
     CLAUSE_BREAK_RE,
     COMPARISON_OPENERS,
     COMPARISON_WORDS,
     CONDITION_WORDS,
     CONTRACTION_RE,
     CONTRAST_RE,
+    LEADING_REPLY_RE,
     NEGATING_PREFIX_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
@@ -40,6 +42,7 @@ from graph.models.offline.tuning.yes_no import (
     OBJECT_WORDS,
     PRONOUN_LEADS,
     RESTRICTION_WORDS,
+    REVERSIBLE_ROOTS,
     SIDE_NEW_WORDS,
     WHOLE_WORD_RE,
     WRITTEN_WORD_RE,
@@ -58,7 +61,8 @@ def yes_or_no(
     never read when the question has one (`unstated_case`).
     """
     terms = {stem(t) for t in question_terms(question)}
-    statement = best_statement([unprefixed(a, terms) for a in answer], question, terms)
+    texts = [unprefixed(LEADING_REPLY_RE.sub("", a), terms) for a in answer]
+    statement = best_statement(texts, question, terms)
     if statement is None:
         return None
     asked = set(words(question))
@@ -87,23 +91,31 @@ def unstated_case(terms: set[str], unseen: Collection[str]) -> bool:
     The statement missing it may say yes of another case than the one asked ("Orrin is free
     for open source projects" to "Is Orrin free for commercial projects?" over documents that
     never say "commercial"): the documents do not state the case, and a "yes" would be a guess.
-    A "no" still stands: it denies the predicate the statement and question share.
+    A "no" still stands: it denies the predicate the statement and question share. A word
+    that names no case ("possible", "currently": `CASELESS_WORDS`) does not count.
     """
-    return bool(terms & {stem(w) for w in unseen})
+    named = {w.lower() for w in unseen}
+    cases = {w for w in named if w not in CASELESS_WORDS and not w.endswith("ly")}
+    return bool(terms & {stem(w) for w in cases})
 
 
 def unprefixed(text: str, terms: set[str]) -> str:
     """`text` with a word negating a question word by its prefix read as "not" and that word.
 
     "any unused item" to "Can I return a used item?" reads "any not used item"; a word the
-    question itself writes ("unsupported" to "Is X unsupported?") stays as it is.
+    question itself writes ("unsupported" to "Is X unsupported?") stays as it is, and so does
+    an action's undoing (`REVERSIBLE_ROOTS`: "uninstalled") or a word the text also writes
+    without its prefix ("installed or uninstalled").
     """
+    plain = {stem(w) for w in words(NEGATING_PREFIX_RE.sub(" ", text))}
 
     def read(match: re.Match[str]) -> str:
-        whole, rest = match.group(0), match.group(2)
+        whole, prefix, rest = match.group(0), match.group(1).lower(), match.group(2)
+        root = stem(rest.lower())
         if whole.lower() in CONDITION_WORDS or stem(whole.lower()) in terms:
             return whole  # "unless" opens a condition; "unsupported" asked stays
-        if stem(rest.lower()) not in terms:
+        undone = prefix == "un" and root in REVERSIBLE_ROOTS  # "uninstalled" undoes
+        if root not in terms or undone or root in plain:
             return whole
         return f"not {rest}"
 

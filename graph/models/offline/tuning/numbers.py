@@ -89,6 +89,12 @@ TIME_UNITS = frozenset(
 )
 """Units of a duration ("16 weeks", "5 business days")."""
 
+TIME_QUALIFIERS = frozenset(
+    "business working calendar full consecutive straight school trading whole".split()
+)
+"""Words that join the unit of time after them ("five working days", "30 calendar days"):
+the duration as written. Any other word does not ("a rainy day" is no duration)."""
+
 TEMPERATURE_UNITS = frozenset("°c °f celsius fahrenheit degrees kelvin".split())
 """Units of a temperature: what "what temperature" asks for."""
 
@@ -127,12 +133,13 @@ UNREAD_PERIODS = frozenset("century centuries decade decades era".split())
 """Periods a "what century" question asks for that no date candidate gives: no short answer."""
 
 FREQUENCY_RE = re.compile(
-    r"\b(?:(?:every|each|per|a|an)\s+(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|"
-    r"eleven|twelve|other|few)\s+)?(?:second|minute|hour|day|"
+    r"\b(?:(?:every|each|per|a|an)\s+(?:\d+\s+|other\s+|few\s+)?(?:second|minute|hour|day|"
     r"night|week|month|quarter|year|morning|evening|weekday|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)s?|(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|"
+    r"friday|saturday|sunday)s?|(?:every|each)\s+(?:two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve)\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?"
+    r"|(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|"
     r"yearly|annually)|(?:once|twice|\w+ times)\s+(?:a|an|per|each|every)\s+\w+)\b",
     re.I,
 )
 """A frequency ("every night", "every six weeks", "twice a week", "monthly"): what "how often"
-asks for."""
+asks for. A spelled count only after "every" or "each": "a five minute walk" is no frequency."""

@@ -81,7 +81,8 @@ than once?" with its option)."""
 
 DEFINITION_RE = re.compile(
     r"[\w.-]+:\s|\w*[_.][\w.]*\s+[-–—]\s"
-    r"|--?\w[\w-]*(?:[ =][A-Z_<\[][\w<>\[\]-]*)?(?:,\s*--?\w[\w-]*)*:\s"
+    r"|--?\w[\w-]*(?:[ =][A-Z_<\[][\w<>\[\]-]*)?"
+    r"(?:,\s*--?\w[\w-]*(?:[ =][A-Z_<\[][\w<>\[\]-]*)?)*:\s"
 )
 """A definition line's opening: an option's name and a colon ("anchorlink_class: CSS class(es)
 used for the link."), as mkdocs and Sphinx option lists read once their markup is removed. A

@@ -12,11 +12,30 @@ import re
 NEGATIONS = frozenset("not no never cannot neither nor without none nothing nobody nowhere".split())
 """Words that turn a clause's statement around (contractions are read as "not" first)."""
 
+LEADING_REPLY_RE = re.compile(r"^\s*(?:Yes|No)[.!]\s+", re.I)
+"""A FAQ's bare "Yes." or "No." opening an answer unit (`reading.BARE_REPLY_RE`): it replies to
+the question the page's heading asks, which may be the user's turned the other way ("Does it
+need a network?" over "Does it work offline?"), so a yes or no is read from the sentence after
+it only."""
+
 NEGATING_PREFIX_RE = re.compile(r"\b(un|non-?)(\w+)", re.I)
 """A word that negates another by its prefix ("unused", "non-blocking", "unsupported"): read as
 "not" and that word when the word is a question word and the whole is not ("Can I return a
 used item?" met by "You can return any unused item": no). Only "un" and "non": "in", "im" and
 "dis" open too many words that negate nothing ("input", "import", "display")."""
+
+CASELESS_WORDS = frozenset("possible possibly able ever still also already even".split())
+"""Question words that ask how or whether, naming no case of their own ("Is it possible to
+...?", "Does X still ...?"): a corpus lacking one does not leave the case unstated
+(`yes_no.unstated_case`); nor does a manner adverb ending in "ly" ("currently", "actually")."""
+
+REVERSIBLE_ROOTS = frozenset(
+    "install set lock load subscribe pack wrap register mount zip do link pin freeze plug hook "
+    "bind mute tag patch publish archive select check comment escape follow watch block "
+    "delete share tie".split()
+)
+"""Stems of actions whose "un" form undoes them rather than denies them: "uninstalled",
+"unset", "unloaded" say nothing against "installed", "set", "loaded" (`NEGATING_PREFIX_RE`)."""
 
 NEGATION_EXCEPTIONS = frozenset(["not only", "not just", "no matter"])
 """A negation word opening one of these phrases negates nothing ("not only X but Y")."""

@@ -302,7 +302,8 @@ def short_for(turn: Turn, chosen: Answer, known: str) -> str | None:
     if turn.parts is not None:
         return None
     written = mid_capitals([*map(past_title, turn.hits), turn.question])
-    unseen = {t for t in question_terms(turn.question) if turn.weight(t) <= 0}
+    weight = turn.weight  # one ToolWeight for every word
+    unseen = {t for t in question_terms(turn.question) if weight(t) <= 0}
     return short_answer(turn.question, turn.kind, chosen.sentences, known, written, unseen)
 
 

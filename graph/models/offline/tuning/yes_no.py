@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 
+from graph.models.offline.tuning.reading import BARE_REPLY_RE
+
 NEGATIONS = frozenset("not no never cannot neither nor without none nothing nobody nowhere".split())
 """Words that turn a clause's statement around (contractions are read as "not" first)."""
 
-LEADING_REPLY_RE = re.compile(r"^\s*(?:Yes|No)[.!]\s+", re.I)
-"""A FAQ's bare "Yes." or "No." opening an answer unit (`reading.BARE_REPLY_RE`): it replies to
+LEADING_REPLY_RE = re.compile(rf"^\s*(?:{BARE_REPLY_RE.pattern})\s+", re.I)
+"""A FAQ's bare "Yes." or "No." (`reading.BARE_REPLY_RE`) opening an answer unit: it replies to
 the question the page's heading asks, which may be the user's turned the other way ("Does it
 need a network?" over "Does it work offline?"), so a yes or no is read from the sentence after
 it only."""

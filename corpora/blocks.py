@@ -84,7 +84,8 @@ EMPTY_DIRECTIVES = frozenset(
 """Directives that leave nothing in a passage (their body names files, options or targets)."""
 
 _DOMAIN = re.compile(r"^(?:py|js|c|cpp|rst|std|click):")
-_OPTION = re.compile(r"^\s*:[\w -]+:(?:\s|$)")
+_OPTION = re.compile(r"^\s*:([\w -]+):(?:\s+(.*)|$)")
+"""A directive's option line, ``:caption: text``: its name and value."""
 LIST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.|\(\d+\)|[a-z][.)])\s+")
 """A bullet or enumerated list item's marker, with the space after it."""
 
@@ -101,18 +102,45 @@ def directive_kind(name: str) -> Literal["prose", "empty", "code", "autodoc"]:
     return "code"
 
 
-def lead_text(name: str, argument: str) -> str:
+def lead_text(name: str, argument: str, options: dict[str, str] | None = None) -> str:
     """The prose a directive's argument gives: a version sentence, a term, or the argument.
 
-    A term (`TERM_DIRECTIVES`) ends in a colon: "--workers N:".
+    A term (`TERM_DIRECTIVES`) ends in a colon: "--workers N:". A described object's ``:type:``
+    and ``:value:`` options join its name as Sphinx shows them ("TIMEOUT: int = 30"); a
+    setting's ``:type:`` and ``:default:`` follow its term as fields ("workers: Type: int.
+    Default: 4.").
     """
-    note = VERSION_NOTES.get(name.lower())
+    bare, options = _DOMAIN.sub("", name.lower()), options or {}
+    note = VERSION_NOTES.get(bare)
     if note is not None:
         version, _, rest = argument.strip().partition(" ")
         return " ".join(filter(None, [note.format(version) if version else "", rest]))
-    if name.lower() in TERM_DIRECTIVES and argument.strip():
-        return f"{argument.strip()}:"
-    return argument.strip()
+    lead = argument.strip()
+    if bare in SIGNATURE_DIRECTIVES and lead:
+        kind, value = options.get("type"), options.get("value")
+        return lead + (f": {kind}" if kind else "") + (f" = {value}" if value else "")
+    if bare in TERM_DIRECTIVES and lead:
+        fields = [f"{label}: {options[key]}." for key, label in _FIELDS if options.get(key)]
+        return " ".join([f"{lead}:", *fields])
+    return lead
+
+
+SIGNATURE_DIRECTIVES = frozenset({"data", "attribute", "module-data", "property"})
+"""Directives describing a name whose ``:type:`` and ``:value:`` options Sphinx shows in its
+signature ("DEFAULT_TIMEOUT: int = 30"): the value is often the fact asked for."""
+_FIELDS = (("type", "Type"), ("default", "Default"))
+"""A setting's options Sphinx shows as fields under its term (``.. confval::``)."""
+
+
+def leading_options(lines: list[str]) -> dict[str, str]:
+    """A directive body's leading option lines as a mapping (``:type: int`` to type: int)."""
+    options: dict[str, str] = {}
+    for line in lines:
+        option = _OPTION.match(line)
+        if option is None:
+            break
+        options[option.group(1).strip().lower()] = (option.group(2) or "").strip()
+    return options
 
 
 def without_options(lines: list[str]) -> list[str]:
@@ -168,7 +196,8 @@ def directive_blocks(
         return []
     if kind == "code":
         return code_block(inner)
-    return prose_block(lead_text(name, argument)) + read(dedent(inner))
+    lead = lead_text(name, argument, leading_options(body))
+    return prose_block(lead) + read(dedent(inner))
 
 
 def list_table(lines: list[str]) -> list[Block]:

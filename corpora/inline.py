@@ -116,6 +116,16 @@ _LINK_ROLES = frozenset({"ref", "doc", "numref"})
 reads as its words, capitalised as a title is ("Pull request docs"), not as one hyphenated
 token run into the sentence."""
 _LABEL_SEPARATORS = re.compile(r"[-_/]+")
+_INVENTORY = re.compile(r"^[A-Za-z][\w.-]*:(?=[^:\s])")
+"""An intersphinx inventory name before a role's target (``:ref:`pytest:writinghooks```,
+``:term:`python:argument```): it says which project's docs to link, and Sphinx does not show
+it. A C++ scope (``ns::f``) has two colons and is kept, and so is the text of a role that shows
+its target as written (``:samp:`http://x```): only cross-reference roles (`_INVENTORY_ROLES`)
+take an inventory name."""
+_INVENTORY_ROLES = frozenset(
+    {*("ref", "doc", "term", "any", "obj", "mod", "func", "class", "meth", "attr", "data")}
+    | {"exc", "const", "type"}
+)
 
 
 def clean_inline(text: str, rst: bool = False) -> str:
@@ -202,7 +212,8 @@ def _span_text(text: str, span: _Span, rst: bool = False) -> tuple[int, str]:
 def _role_text(name: str, inner: str) -> str:
     """What a role shows: the text of ``text <target>``, else the target, as Sphinx shows it.
 
-    ``~a.b`` shows ``b``; ``.a.b`` (a relative target) shows ``a.b``.
+    ``~a.b`` shows ``b``; ``.a.b`` (a relative target) shows ``a.b``; an intersphinx inventory
+    name before the target (`_INVENTORY`) is not shown.
 
     A bare label or page of a link role (`_LINK_ROLES`) reads as its words, capitalised, its
     page's last part for a path ("extending/custom_error_handling" as "Custom error handling").
@@ -212,6 +223,8 @@ def _role_text(name: str, inner: str) -> str:
         return target.group(1).strip()
     shown = (target.group(2) if target else inner).strip()
     shown = shown.lstrip("!").lstrip(".")  # "!": no link; ".": a relative target, shown without
+    if name in _INVENTORY_ROLES:
+        shown = _INVENTORY.sub("", shown, count=1)
     if shown.startswith("~"):
         shown = shown[1:].rsplit(".", 1)[-1]
     if name in _LINK_ROLES and not target:

@@ -376,3 +376,31 @@ def test_a_definition_list_term_leads_its_definition(tmp_path: Path) -> None:
             "Firing order. The order zones fire in."
         )
     }
+
+
+def test_an_intersphinx_inventory_name_is_not_shown_but_a_literal_roles_text_is() -> None:
+    (section,) = rst_sections(
+        "See :ref:`kilnbook:firing-curves` and :term:`python:argument`, "
+        "then open :samp:`http://localhost:{port}` and :file:`C:/kiln`; :cpp:func:`zone::heat`."
+    )
+    assert section.text == (
+        "See Firing curves and argument, then open http://localhost:{port} and C:/kiln; zone::heat."
+    )
+
+
+def test_an_objects_type_and_value_and_a_settings_default_are_read(tmp_path: Path) -> None:
+    text = (
+        "Kiln API\n========\n\n"
+        ".. data:: MAX_ZONES\n   :type: int\n   :value: 6\n\n   How many zones a kiln may have.\n\n"
+        ".. py:attribute:: Kiln.vent\n   :type: bool\n\n   Whether the vent is open.\n\n"
+        ".. confval:: zone_grace\n   :type: float\n   :default: 5.0\n   :noindex:\n\n"
+        "   Seconds to wait for a zone to cool.\n"
+    )
+    got = read(tmp_path, "api.rst", text)
+    assert got == {
+        "api.rst > Kiln API": (
+            "MAX_ZONES: int = 6 How many zones a kiln may have. "
+            "Kiln.vent: bool Whether the vent is open. "
+            "zone_grace: Type: float. Default: 5.0. Seconds to wait for a zone to cool."
+        )
+    }

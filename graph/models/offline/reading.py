@@ -88,13 +88,13 @@ def split_statements(texts: Iterable[str]) -> list[str]:
 
 def _rejoined(parts: Iterable[str]) -> list[str]:
     """The non-empty `parts`, each one after an abbreviation or an initial joined to it."""
-    merged: list[str] = []
+    merged: list[list[str]] = []
     for part in parts:
-        if merged and part and ABBREVIATION_RE.search(merged[-1]):
-            merged[-1] = f"{merged[-1]} {part}"
+        if merged and part and ABBREVIATION_RE.search(merged[-1][-1]):
+            merged[-1].append(part)  # the abbreviation ends the last part: only it is searched
         elif part:
-            merged.append(part)
-    return merged
+            merged.append([part])
+    return [" ".join(pieces) for pieces in merged]
 
 
 def statements(text: str) -> list[str]:

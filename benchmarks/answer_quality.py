@@ -88,6 +88,8 @@ TUNE_SETS: dict[str, str] = {
     "black": str(DATASETS / "black_docs_tune.jsonl"),
     "itsdangerous": str(DATASETS / "itsdangerous_docs_tune.jsonl"),
     "pluggy": str(DATASETS / "pluggy_docs_tune.jsonl"),
+    "coverage": str(DATASETS / "coverage_docs_tune.jsonl"),
+    "tox": str(DATASETS / "tox_docs_tune.jsonl"),
     "squad": str(DATASETS / "squad_train_tune.jsonl"),
     "hotpotqa-dev-tune": "hotpotqa-dev-tune",
     "notes": "notes",

@@ -45,6 +45,8 @@ SETS = (
     "black_docs_tune.jsonl",
     "itsdangerous_docs_tune.jsonl",
     "pluggy_docs_tune.jsonl",
+    "coverage_docs_tune.jsonl",
+    "tox_docs_tune.jsonl",
 )
 
 

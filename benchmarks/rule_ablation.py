@@ -63,6 +63,8 @@ SHAPES: dict[str, str] = {
     "black": "docs",
     "itsdangerous": "docs",
     "pluggy": "docs",
+    "coverage": "docs",
+    "tox": "docs",
     "squad": "reading",
     "hotpotqa-dev-tune": "multi-hop",
     "notes": "made-up",

@@ -96,6 +96,18 @@ from graph.models.offline.yes_no import yes_or_no
             ["The Brell tool can run without root access."],
             "yes",
         ),
+        # "avoid" denies its object as "without" does: a no when the object is asked about ...
+        (
+            "Do I have to register a Brell plugin before the tool can load it?",
+            ["The Brell tool loads a brell.py file, which avoids the need to register a plugin."],
+            "no",
+        ),
+        # ... and nothing when the object is something else
+        (
+            "Does the Brell tool register plugins itself?",
+            ["The Brell tool registers plugins itself to avoid a slow start."],
+            "yes",
+        ),
         # the other side of a contrast, turned the other way, is the case asked: it decides
         (
             "Are guide ponies allowed in the Brell greenhouse?",

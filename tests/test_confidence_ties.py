@@ -18,6 +18,8 @@ from graph.models.offline.tuning.declining import (
     DECLINE_WORD_SHARE,
     FULL_BAR_WORDS,
     LONGER_DECLINE_SUPPORT,
+    MEDIUM_DECLINE_SUPPORT,
+    MEDIUM_QUESTION_WORDS,
     SHORT_QUESTION_WORDS,
 )
 from graph.models.support import covered, question_terms, support_weights, weights, word_share
@@ -118,3 +120,25 @@ def test_a_longer_short_question_is_held_to_the_lower_support_bar() -> None:
     assert covered(table, bare) < LONGER_DECLINE_SUPPORT
     why = declined(longer, bare)
     assert why is not None and f"< LONGER_DECLINE_SUPPORT {LONGER_DECLINE_SUPPORT:.2f}" in why
+
+
+def test_a_question_of_a_few_more_words_is_declined_only_on_thin_support() -> None:
+    """Nine to eleven words still name what is asked; a case told at length is answered."""
+    medium = "Which zorvat glaze keeps Varn kiln shelves from cracking when cooled overnight?"
+    long = (
+        "Our Varn kiln shelves keep cracking overnight after a zorvat glaze firing, the "
+        "cooling fan hums and the door seal smells burnt, what is wrong?"
+    )
+    assert SHORT_QUESTION_WORDS < len(question_terms(medium)) <= MEDIUM_QUESTION_WORDS
+    assert len(question_terms(long)) > MEDIUM_QUESTION_WORDS
+    thin = ["Varn shelves are stacked by hand."]
+    for question in (medium, long):
+        table = support_weights(question, weight)
+        assert covered(table, thin) < MEDIUM_DECLINE_SUPPORT, question
+    why = declined(medium, thin)
+    assert why is not None and f"< MEDIUM_DECLINE_SUPPORT {MEDIUM_DECLINE_SUPPORT:.2f}" in why
+    assert "'zorvat'" in why
+    assert declined(long, thin) is None
+    held = ["A zorvat glaze keeps Varn kiln shelves from cracking: cool them overnight."]
+    assert covered(support_weights(medium, weight), held) >= MEDIUM_DECLINE_SUPPORT
+    assert declined(medium, held) is None

@@ -21,6 +21,8 @@ from graph.models.offline.tuning.declining import (
     DECLINE_WORD_SHARE,
     FULL_BAR_WORDS,
     LONGER_DECLINE_SUPPORT,
+    MEDIUM_DECLINE_SUPPORT,
+    MEDIUM_QUESTION_WORDS,
     SHORT_QUESTION_WORDS,
 )
 from graph.models.offline.tuning.reading import WORD_RE
@@ -42,15 +44,16 @@ def declines(
     corpus holds (`unknown`, from `unknown_names`), when it asks the version of a thing its
     cited passages never name (`graph.models.asked_versions.unnamed_versions`: "Which Python
     versions ...?" cited from a passage stating another thing's version), when its cited
-    passages are below the bars (`is_declined`; the support bar by its length: `support_bar`), or
-    when they are below `SUPPORT_BAR` and the
-    `answer` they give states no quantity where the question asks for one (`states_quantity`:
-    "How many workers ...?" answered "This runs faster."), or, at any support, when it asks by
-    how much one thing differs from another and the answer states no ratio ("How much faster
-    is X than Y?": `unquantified`); a longer one describes a case in the asker's words.
-    `table` is the question's `support_weights`, `value` the
-    passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and the finish
-    node marks it not confident.
+    passages are below the bars (`is_declined`; the support bar by its length:
+    `support_bar`), or when they are below `SUPPORT_BAR` and the `answer` they give states no
+    quantity where the question asks for one (`states_quantity`: "How many workers ...?"
+    answered "This runs faster."), or, at any support, when it asks by how much one thing
+    differs from another and the answer states no ratio ("How much faster is X than Y?":
+    `unquantified`). A question of up to `MEDIUM_QUESTION_WORDS` words is declined when its
+    cited passages' support is below `MEDIUM_DECLINE_SUPPORT` (`thin_support`); a longer one
+    describes a case in the asker's words. `table` is the question's `support_weights`,
+    `value` the passages' support on it; otherwise an answer below `SUPPORT_BAR` is given, and
+    the finish node marks it not confident.
     """
     share = word_share(table, cited)
     size = len(question_terms(question))
@@ -60,6 +63,8 @@ def declines(
     if size <= SHORT_QUESTION_WORDS and (versioned := unnamed_versions(question, cited)):
         return f"no cited passage names {versioned[0]!r}, whose version the question asks"
     lacking = missing_words(table, cited)
+    if size > SHORT_QUESTION_WORDS:
+        return thin_support(size, value, lacking)
     rarest = rarest_missing(lacking)
     name, bar = support_bar(size)
     bars = (SHORT_QUESTION_WORDS, bar, DECLINE_WORD_SHARE)
@@ -76,6 +81,24 @@ def declines(
         f"{why} for {size} question words (<= SHORT_QUESTION_WORDS {SHORT_QUESTION_WORDS}); "
         f"no cited passage holds {named} (rarest {figure(rarest, DECLINE_RARE_WORD)} >= "
         f"DECLINE_RARE_WORD {DECLINE_RARE_WORD:.2f})"
+    )
+
+
+def thin_support(size: int, value: float, lacking: Sequence[str]) -> str | None:
+    """Why a question of a few more words than a short one is declined, or None.
+
+    It is when it has at most `MEDIUM_QUESTION_WORDS` meaningful words and its cited passages
+    give it support below `MEDIUM_DECLINE_SUPPORT`: a question of nine to twelve words still
+    names what it asks, and passages holding under a third of its weight are about something
+    else. A longer one is answered at any support.
+    """
+    if size > MEDIUM_QUESTION_WORDS or value >= MEDIUM_DECLINE_SUPPORT:
+        return None
+    named = ", ".join(repr(w) for w in lacking)
+    return (
+        f"support {figure(value, MEDIUM_DECLINE_SUPPORT)} < MEDIUM_DECLINE_SUPPORT "
+        f"{MEDIUM_DECLINE_SUPPORT:.2f} for {size} question words (<= MEDIUM_QUESTION_WORDS "
+        f"{MEDIUM_QUESTION_WORDS}); no cited passage holds {named}"
     )
 
 

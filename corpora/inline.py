@@ -29,10 +29,19 @@ _BACKTICKS = re.compile(r"`+")
 _ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
 """An rst role (``:py:func:``) or a MyST role (``{func}``) ending right before a backtick."""
 _ROLE_LOOKBACK = 64
-_TARGET = re.compile(r"^(?:([^<>]*?)\s+)?<([^<>\s]+)>$")
+_TARGET = re.compile(r"^(?:((?:\\.|[^<>\\])*?)\s+)?<([^<>\s]+)>$")
 """``text <target>`` inside a role, a hyperlink reference or rst interpreted text: the target
 opens the span or follows whitespace, as docutils reads it (``target_version=<version>`` is
-code with a placeholder in it, no target)."""
+code with a placeholder in it, no target). The text may escape an angle bracket with a backslash
+(``Adopt plugin \\<name\\> <url>``); the escapes go (`_unescaped`)."""
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def _unescaped(text: str) -> str:
+    """The text with its backslash escapes removed (a role's or a reference's text, in rst)."""
+    return _ESCAPE.sub(r"\1", text)
+
+
 _HIGHLIGHT_MARK = re.compile(r"^#![\w+-]+\s+")
 """The language mark opening an inline-highlighted code span (```#!python len(x)```, mkdocs'
 pymdownx.inlinehilite): it says how to colour the code, and is no part of it."""
@@ -199,10 +208,12 @@ def _span_text(text: str, span: _Span, rst: bool = False) -> tuple[int, str]:
     if role is not None:
         name = role.group(0).strip(":{}").split(":")[-1].lower()
         return role.start(), _role_text(name, span.inner)
-    target = _TARGET.match(span.inner) if rst or span.reference else None
-    if span.reference or (target and target.group(1) and not span.inner.startswith("``")):
+    literal = text.startswith("``", span.start)  # an inline literal: its text as written
+    target = _TARGET.match(span.inner) if span.reference or (rst and not literal) else None
+    if span.reference or (target and target.group(1)):
         # a hyperlink reference, or rst interpreted text `text <target>`: the text
-        return span.start, (target.group(1) if target and target.group(1) else span.inner).strip()
+        shown = target.group(1) if target and target.group(1) else span.inner
+        return span.start, _unescaped(shown).strip()
     inner = span.inner
     if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip():
         inner = inner[1:-1]  # CommonMark strips one space each side of a code span
@@ -220,7 +231,7 @@ def _role_text(name: str, inner: str) -> str:
     """
     target = _TARGET.match(inner)
     if target and target.group(1):
-        return target.group(1).strip()
+        return _unescaped(target.group(1)).strip()
     shown = (target.group(2) if target else inner).strip()
     shown = shown.lstrip("!").lstrip(".")  # "!": no link; ".": a relative target, shown without
     if name in _INVENTORY_ROLES:

@@ -404,3 +404,13 @@ def test_an_objects_type_and_value_and_a_settings_default_are_read(tmp_path: Pat
             "zone_grace: Type: float. Default: 5.0. Seconds to wait for a zone to cool."
         )
     }
+
+
+def test_a_roles_escaped_angle_brackets_are_text_and_an_inline_literal_is_kept_whole() -> None:
+    (section,) = rst_sections(
+        "File :gh:`Adopt kiln \\<name\\> <issues/new?title=x>` and `the \\<zone\\> guide "
+        "<https://kiln.invalid>`_; write ``zone_map <zones>`` or ``a\\b``."
+    )
+    assert section.text == (
+        "File Adopt kiln <name> and the <zone> guide; write zone_map <zones> or a\\b."
+    )

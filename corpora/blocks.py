@@ -51,8 +51,13 @@ VERSION_NOTES = {
     "versionchanged": "Changed in version {}.",
     "deprecated": "Deprecated since version {}.",
     "versionremoved": "Removed in version {}.",
+    "version-added": "New in version {}.",
+    "version-changed": "Changed in version {}.",
+    "version-deprecated": "Deprecated since version {}.",
+    "version-removed": "Removed in version {}.",
 }
-"""Version directives, and the sentence their argument becomes."""
+"""Version directives (Sphinx 7.3 spells them with a hyphen too), and the sentence their
+argument becomes."""
 
 PROSE_DIRECTIVES = frozenset(
     {
@@ -60,6 +65,7 @@ PROSE_DIRECTIVES = frozenset(
         *("note", "warning", "tip", "important", "caution", "attention", "danger", "error"),
         *("hint", "admonition", "seealso", "topic", "sidebar", "rubric", "container", "only"),
         *("tabs", "tab", "group-tab", "tab-set", "tab-item", "dropdown", "card", "div"),
+        "ifconfig",
         *("glossary", "centered", "hlist", "epigraph", "highlights", "pull-quote", "compound"),
         *("table", "list-table", "csv-table", "figure", "margin", "grid-item-card"),
         *("function", "class", "method", "attribute", "data", "exception", "module-data"),
@@ -105,17 +111,25 @@ def directive_kind(name: str) -> Literal["prose", "empty", "code", "autodoc"]:
 def lead_text(name: str, argument: str, options: dict[str, str] | None = None) -> str:
     """The prose a directive's argument gives: a version sentence, a term, or the argument.
 
-    A term (`TERM_DIRECTIVES`) ends in a colon: "--workers N:". A described object's ``:type:``
-    and ``:value:`` options join its name as Sphinx shows them ("TIMEOUT: int = 30"); a
-    setting's ``:type:`` and ``:default:`` follow its term as fields ("workers: Type: int.
-    Default: 4.").
+    A version note's words after its version follow it as Sphinx shows them ("New in version
+    7.10: --save-signal."), not run into the paragraph after it. A term (`TERM_DIRECTIVES`)
+    ends in a colon: "--workers N:". A described object's ``:type:`` and ``:value:`` options
+    join its name as Sphinx shows them ("TIMEOUT: int = 30"); a setting's ``:type:`` and
+    ``:default:`` follow its term as fields ("workers: Type: int. Default: 4."). A build
+    condition (`CONDITION_DIRECTIVES`) is no text.
     """
     bare, options = _DOMAIN.sub("", name.lower()), options or {}
     note = VERSION_NOTES.get(bare)
     if note is not None:
         version, _, rest = argument.strip().partition(" ")
-        return " ".join(filter(None, [note.format(version) if version else "", rest]))
-    lead = argument.strip()
+        rest = rest.strip()
+        if not version:
+            return ""
+        if not rest:
+            return note.format(version)
+        end = "" if rest.endswith((".", "!", "?")) else "."
+        return f"{note.format(version)[:-1]}: {rest}{end}"  # "New in version 7.10: --save-signal."
+    lead = "" if bare in CONDITION_DIRECTIVES else argument.strip()
     if bare in SIGNATURE_DIRECTIVES and lead:
         kind, value = options.get("type"), options.get("value")
         return lead + (f": {kind}" if kind else "") + (f" = {value}" if value else "")
@@ -124,6 +138,10 @@ def lead_text(name: str, argument: str, options: dict[str, str] | None = None) -
         return " ".join([f"{lead}:", *fields])
     return lead
 
+
+CONDITION_DIRECTIVES = frozenset({"only", "ifconfig"})
+"""Directives whose argument is a build condition (``.. only:: html``, ``.. ifconfig::
+prerelease``), not text: only their body is read."""
 
 SIGNATURE_DIRECTIVES = frozenset({"data", "attribute", "module-data", "property"})
 """Directives describing a name whose ``:type:`` and ``:value:`` options Sphinx shows in its

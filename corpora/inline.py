@@ -29,11 +29,12 @@ _BACKTICKS = re.compile(r"`+")
 _ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
 """An rst role (``:py:func:``) or a MyST role (``{func}``) ending right before a backtick."""
 _ROLE_LOOKBACK = 64
-_TARGET = re.compile(r"^(?:((?:\\.|[^<>\\])*?)\s+)?<([^<>\s]+)>$")
+_TARGET = re.compile(r"^(?:((?:\\.|[^<>\\])*?)\s+)?<([^<>\s]+|[^<>]+_)>$")
 """``text <target>`` inside a role, a hyperlink reference or rst interpreted text: the target
 opens the span or follows whitespace, as docutils reads it (``target_version=<version>`` is
 code with a placeholder in it, no target). The text may escape an angle bracket with a backslash
-(``Adopt plugin \\<name\\> <url>``); the escapes go (`_unescaped`)."""
+(``Adopt plugin \\<name\\> <url>``); the escapes go (`_unescaped`). A target naming another
+target (``<Tidelift Subscription_>``) may hold spaces."""
 _ESCAPE = re.compile(r"\\(.)")
 
 
@@ -104,7 +105,14 @@ _NAMED_REFERENCE = (
 """A reStructuredText reference to a named target, a word and an underscore (``Docker_``,
 ``django_apscheduler_``; two for an anonymous one): the word, as docutils shows it. A name
 opening with an underscore (``__init__``) is no reference."""
+_FOOTNOTE_REFERENCE = (
+    re.compile(r"\s?(?<![\w\\])\[(?:#[\w.-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?!\w)"),
+    "",
+)
+"""A reStructuredText footnote or citation reference (``[#f1]_``, ``[1]_``, ``[CIT2002]_``):
+a mark pointing at a note, no words of the sentence."""
 _RST_INLINE = (
+    _FOOTNOTE_REFERENCE,
     *(
         _ESCAPED_SPACE if p is _HARD_BREAK else p
         for p in _INLINE

@@ -37,6 +37,11 @@ _CELL_GAP = re.compile(r"\s{2,}")
 _COLUMN = re.compile(r"=+")
 """A column of a simple table's top rule: the column's text starts where it starts."""
 _FIELD = re.compile(r"^:[\w-]+:(?:\s.*)?$")
+_FOOTNOTE = re.compile(r"^\[(?:#?[\w.-]*|\*)\](?:\s|$)")
+"""A footnote's or citation's label (``[1]``, ``[#note]``, ``[*]``, ``[CIT2002]``); other
+explicit markup opening with a bracket (a cog marker, ``.. [[[cog``) is a comment."""
+_ANONYMOUS_TARGET = re.compile(r"^__(?:\s|$)")
+"""An anonymous link target's short form (``__ https://...``): where a link goes, no text."""
 
 
 def rst_blocks(text: str) -> list[Block]:
@@ -47,17 +52,26 @@ def rst_blocks(text: str) -> list[Block]:
 def _without_metadata(lines: list[str]) -> list[str]:
     """The lines after the field list opening a document (``:orphan:``, ``:tocdepth: 2``).
 
-    Sphinx reads such a list as file-wide metadata and shows none of it.
+    Sphinx reads such a list as file-wide metadata and shows none of it; comments may come
+    before it (a licence header).
     """
     i = 0
-    while i < len(lines) and not lines[i].strip():
-        i += 1
+    while i < len(lines) and (not lines[i].strip() or _is_comment(lines[i])):
+        i = _body_end(lines, i) if lines[i].strip() else i + 1
     start = i
     while i < len(lines) and (
         _FIELD.match(lines[i]) or (i > start and lines[i][:1] in " \t" and lines[i].strip())
     ):
         i += 1
     return lines[i:] if i > start else lines
+
+
+def _is_comment(line: str) -> bool:
+    """Whether `line` opens a comment: explicit markup that is no directive, target or note."""
+    content = line.strip()[2:].strip()
+    if not line.startswith("..") or (content and not line.startswith(".. ")):
+        return False
+    return not (_DIRECTIVE.match(content) or _FOOTNOTE.match(content) or content[:1] in ("_", "|"))
 
 
 def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Block]:
@@ -87,6 +101,8 @@ def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Bl
             end = _target_end(lines, i) if _TARGET.match(stripped) else _body_end(lines, i)
             blocks += _explicit(stripped[2:].strip(), lines[i + 1 : end], depth)
             i = end
+        elif _ANONYMOUS_TARGET.match(line):
+            i = _target_end(lines, i)
         elif stripped.startswith(">>>"):
             end = _paragraph_end(lines, i)
             blocks += code_block(lines[i:end])
@@ -139,8 +155,8 @@ def _paragraph(lines: list[str], i: int, blocks: list[Block], titles: bool, dept
 
 def _explicit(content: str, body: list[str], depth: int) -> list[Block]:
     """What an explicit markup block leaves: a directive's body by its kind, else nothing."""
-    if content.startswith("[") and "]" in content:  # a footnote or citation: its text
-        return _read([content.split("]", 1)[1].strip(), *dedent(body)], None, depth + 1)
+    if (note := _FOOTNOTE.match(content)) is not None:  # a footnote or citation: its text
+        return _read([content[note.end() :].strip(), *dedent(body)], None, depth + 1)
     directive = _DIRECTIVE.match(content)
     if directive is None:  # a comment, a label or link target, a substitution definition
         return []

@@ -414,3 +414,25 @@ def test_a_roles_escaped_angle_brackets_are_text_and_an_inline_literal_is_kept_w
     assert section.text == (
         "File Adopt kiln <name> and the <zone> guide; write zone_map <zones> or a\\b."
     )
+
+
+def test_comments_targets_and_notes_leave_only_their_text(tmp_path: Path) -> None:
+    text = (
+        ".. Licensed to the Kiln project.\n   See NOTICE.\n\n:orphan:\n\n"
+        "Kiln\n====\n\n"
+        ".. [[[cog\n    print('zones')\n.. ]]]\n.. [[[end]]] (sum: 1B2M2Y8Asg)\n\n"
+        "The kiln fires at night [#f1]_, as x[2]_ says. Read `the story <Varn story_>`_ first.\n\n"
+        "__ https://kiln.invalid/story\n\n"
+        ".. version-added:: 7.10 ``--zones``\n\n"
+        ".. versionchanged:: 2.0\n   Now faster.\n\n"
+        ".. ifconfig:: prerelease\n\n   This is a prerelease.\n\n"
+        ".. [#f1] Only in winter.\n"
+    )
+    got = read(tmp_path, "kiln.rst", text)
+    assert got == {
+        "kiln.rst > Kiln": (
+            "The kiln fires at night, as x[2]_ says. Read the story first. "
+            "New in version 7.10: --zones. Changed in version 2.0. Now faster. "
+            "This is a prerelease. Only in winter."
+        )
+    }

@@ -404,3 +404,17 @@ def test_a_code_or_port_is_written_in_digits_never_a_spelled_count(
     assert question_kind(question) == "number"
     assert short(question, counting) is None
     assert short(question, naming) == expected
+
+
+def test_a_label_after_a_colon_is_no_name_a_chain_may_take() -> None:
+    # "Firing:" is capitalised after a colon as a first word is: no evidence of a name, so
+    # the second sentence, which opens with it, gives no short answer
+    first = "The Orla kiln is started by a helper on boot: orla.start."
+    second = "Firing: Orla heats the chamber and logs each zone."
+    listing = "The Orla kiln works in two phases: Firing: Orla heats the chamber."
+    assert "firing" not in mid_capitals([listing, first, second])
+    capitalised = mid_capitals([listing, first, second])
+    question = "What line starts the Orla kiln on boot?"
+    assert short_answer(question, "name", [first, second], question, capitalised) is None
+    # a name written mid-sentence after anything else still counts
+    assert "vell" in mid_capitals(["Orla kilns are made in Vell since 1990."])

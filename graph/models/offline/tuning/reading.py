@@ -43,6 +43,10 @@ URL_RE = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
 """A web address: its path's capitalised words ("wiki/Who's-using-marshmallow") name nothing
 (`reading.capital_spans`)."""
 
+AFTER_COLON_RE = re.compile(r":\s+$")
+"""A colon and the space after it, ending the text before a word (`reading.mid_capitals`): a
+capital there is a first word's ("three phases: Execution: ..."), no evidence of a name."""
+
 PARENTHETICAL_RE = re.compile(r"\([^()]*\)")
 """A parenthetical ("(Trio package only)"): before a sentence's first word, it leaves that word
 the first (`reading.opens`), capitalised because it opens the sentence."""

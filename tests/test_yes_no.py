@@ -108,6 +108,23 @@ from graph.models.offline.yes_no import yes_or_no
             ["The Brell tool registers plugins itself to avoid a slow start."],
             "yes",
         ),
+        # a statement opening with a pronoun is read with the sentence it points back at
+        (
+            "Must a zone added by a Brell plugin's add_zones hook be listed in brell.toml?",
+            [
+                "Brell plugins add zones that don't need to be listed in brell.toml. "
+                "This uses the add_zones hook to name each zone."
+            ],
+            "no",
+        ),
+        (
+            "Must a zone added by a Brell plugin's add_zones hook be listed in brell.toml?",
+            [
+                "Brell plugins add zones that need to be listed in brell.toml. "
+                "This uses the add_zones hook to name each zone."
+            ],
+            "yes",
+        ),
         # the other side of a contrast, turned the other way, is the case asked: it decides
         (
             "Are guide ponies allowed in the Brell greenhouse?",

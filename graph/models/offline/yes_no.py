@@ -138,7 +138,10 @@ def best_statement(answer: Sequence[str], question: str, terms: set[str]) -> str
     """The sentence holding the most question words, if it misses few enough of them.
 
     A sentence opening with a pronoun, or continuing a definition with no subject of its own
-    ("May be given more than once.", `CONTINUATION_RE`), holds its predecessor's words too.
+    ("May be given more than once.", `CONTINUATION_RE`), holds its predecessor's words too, and
+    is returned with it: what the predecessor says of them is part of the statement ("Plugins
+    add environments that don't need to be declared in tox.toml. This uses tox_extend_envs."
+    denies that such an environment must be declared).
 
     The question's words are counted as written (`written_words`): "Python-Markdown" missing
     is one word missing, not two.
@@ -148,11 +151,13 @@ def best_statement(answer: Sequence[str], question: str, terms: set[str]) -> str
     best, best_missing = None, len(asked) + 1
     for i, piece in enumerate(pieces):
         held = {stem(w) for w in words(piece)}
+        whole = piece
         if i and ((words(piece) or [""])[0] in PRONOUN_LEADS or CONTINUATION_RE.match(piece)):
             held |= {stem(w) for w in words(pieces[i - 1])}
+            whole = f"{pieces[i - 1]} {piece}"
         missing = sum(not parts <= held for parts in asked)
         if missing < best_missing:
-            best, best_missing = piece, missing
+            best, best_missing = whole, missing
     if best is None or not asked or best_missing > YES_MISSING_SHARE * len(asked):
         return None
     return best

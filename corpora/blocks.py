@@ -70,6 +70,7 @@ PROSE_DIRECTIVES = frozenset(
         *("table", "list-table", "csv-table", "figure", "margin", "grid-item-card"),
         *("function", "class", "method", "attribute", "data", "exception", "module-data"),
         *("decorator", "describe", "object", "option", "cmdoption", "envvar", "confval"),
+        "property",
     }
 )
 """Directives whose body (and argument) is text to keep."""
@@ -127,7 +128,7 @@ def lead_text(name: str, argument: str, options: dict[str, str] | None = None) -
             return ""
         if not rest:
             return note.format(version)
-        end = "" if rest.endswith((".", "!", "?")) else "."
+        end = "" if rest.endswith((".", "!", "?", ":")) else "."
         return f"{note.format(version)[:-1]}: {rest}{end}"  # "New in version 7.10: --save-signal."
     lead = "" if bare in CONDITION_DIRECTIVES else argument.strip()
     if bare in SIGNATURE_DIRECTIVES and lead:

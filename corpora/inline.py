@@ -29,18 +29,39 @@ _BACKTICKS = re.compile(r"`+")
 _ROLE_BEFORE = re.compile(r"(?::[A-Za-z][\w.+-]*)+:$|\{[A-Za-z][\w.:+-]*\}$")
 """An rst role (``:py:func:``) or a MyST role (``{func}``) ending right before a backtick."""
 _ROLE_LOOKBACK = 64
-_TARGET = re.compile(r"^(?:((?:\\.|[^<>\\])*?)\s+)?<([^<>\s]+|[^<>]+_)>$")
-"""``text <target>`` inside a role, a hyperlink reference or rst interpreted text: the target
-opens the span or follows whitespace, as docutils reads it (``target_version=<version>`` is
-code with a placeholder in it, no target). The text may escape an angle bracket with a backslash
-(``Adopt plugin \\<name\\> <url>``); the escapes go (`_unescaped`). A target naming another
-target (``<Tidelift Subscription_>``) may hold spaces."""
-_ESCAPE = re.compile(r"\\(.)")
+_TARGET_NAME = re.compile(r"[^<>\s]+|[^<>]+_")
+"""A link target (``https://x``, ``pump-guide``), or the name of another target, which may hold
+spaces (``Tidelift Subscription_``)."""
+_BARE_BRACKET = re.compile(r"(?<!\\)[<>]")
+"""An angle bracket no backslash escapes."""
+_ESCAPE = re.compile(r"\\(?:\s|$)|\\(.)")
+"""A backslash escape: an escaped space (or a backslash ending the text) is nothing, as in
+docutils, any other escaped character is itself."""
+
+
+def _target(inner: str) -> tuple[str, str] | None:
+    r"""``text <target>`` inside a role, a hyperlink reference or rst interpreted text, or None.
+
+    The target (`_TARGET_NAME`) closes the span and opens it or follows whitespace, as docutils
+    reads it (``target_version=<version>`` is code with a placeholder in it, no target); the
+    text (as written, "" for none) holds no bare angle bracket, but may escape one
+    (``Adopt plugin \<name\> <url>``: `_unescaped` reads it). Found without a regex over
+    the whole span, so a span of any length takes linear time.
+    """
+    if not inner.endswith(">") or inner.endswith("\\>"):
+        return None
+    start = inner.rfind("<")
+    if start < 0 or not _TARGET_NAME.fullmatch(inner[start + 1 : -1]):
+        return None
+    text = inner[:start]
+    if text.endswith("\\") or (text and not text[-1].isspace()) or _BARE_BRACKET.search(text):
+        return None
+    return text, inner[start + 1 : -1]
 
 
 def _unescaped(text: str) -> str:
-    """The text with its backslash escapes removed (a role's or a reference's text, in rst)."""
-    return _ESCAPE.sub(r"\1", text)
+    """The text with its backslash escapes read (a role's or an rst reference's text)."""
+    return _ESCAPE.sub(lambda m: m.group(1) or "", text)
 
 
 _HIGHLIGHT_MARK = re.compile(r"^#![\w+-]+\s+")
@@ -99,14 +120,15 @@ _INLINE = (
     (re.compile(r"\\([!-/:-@\[-`{-~])"), r"\1"),  # backslash escape of punctuation
 )
 _NAMED_REFERENCE = (
-    re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+:-]*[A-Za-z0-9])?)__?(?=[\s.,;:!?)\]'\"]|$)"),
+    re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+:-]{0,98}[A-Za-z0-9])?)__?(?=[\s.,;:!?)\]'\"]|$)"),
     r"\1",
 )
 """A reStructuredText reference to a named target, a word and an underscore (``Docker_``,
 ``django_apscheduler_``; two for an anonymous one): the word, as docutils shows it. A name
-opening with an underscore (``__init__``) is no reference."""
+opening with an underscore (``__init__``) is no reference; a name is at most 100 characters, so
+a long run of name characters (``:a:a:a...``) is read in linear time."""
 _FOOTNOTE_REFERENCE = (
-    re.compile(r"\s?(?<![\w\\])\[(?:#[\w.-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?!\w)"),
+    re.compile(r"\s?(?<![\w\\])\[(?:#[\w.:+-]*|\*|\d+|[A-Za-z][\w.:+-]*)\]_(?!\w)"),
     "",
 )
 """A reStructuredText footnote or citation reference (``[#f1]_``, ``[1]_``, ``[CIT2002]_``):
@@ -217,11 +239,11 @@ def _span_text(text: str, span: _Span, rst: bool = False) -> tuple[int, str]:
         name = role.group(0).strip(":{}").split(":")[-1].lower()
         return role.start(), _role_text(name, span.inner)
     literal = text.startswith("``", span.start)  # an inline literal: its text as written
-    target = _TARGET.match(span.inner) if span.reference or (rst and not literal) else None
-    if span.reference or (target and target.group(1)):
+    target = _target(span.inner) if span.reference or (rst and not literal) else None
+    if span.reference or (target and target[0].strip()):
         # a hyperlink reference, or rst interpreted text `text <target>`: the text
-        shown = target.group(1) if target and target.group(1) else span.inner
-        return span.start, _unescaped(shown).strip()
+        shown = target[0] if target and target[0].strip() else span.inner
+        return span.start, (_unescaped(shown) if rst else shown).strip()
     inner = span.inner
     if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip():
         inner = inner[1:-1]  # CommonMark strips one space each side of a code span
@@ -232,20 +254,22 @@ def _role_text(name: str, inner: str) -> str:
     """What a role shows: the text of ``text <target>``, else the target, as Sphinx shows it.
 
     ``~a.b`` shows ``b``; ``.a.b`` (a relative target) shows ``a.b``; an intersphinx inventory
-    name before the target (`_INVENTORY`) is not shown.
+    name before the target (`_INVENTORY`) is not shown; backslash escapes are read.
 
     A bare label or page of a link role (`_LINK_ROLES`) reads as its words, capitalised, its
     page's last part for a path ("extending/custom_error_handling" as "Custom error handling").
     """
-    target = _TARGET.match(inner)
-    if target and target.group(1):
-        return _unescaped(target.group(1)).strip()
-    shown = (target.group(2) if target else inner).strip()
+    target = _target(inner)
+    if target and target[0].strip():
+        return _unescaped(target[0]).strip()
+    shown = (target[1] if target else _unescaped(inner)).strip()
     shown = shown.lstrip("!").lstrip(".")  # "!": no link; ".": a relative target, shown without
+    short = shown.startswith("~")  # "~": only the last part is shown
+    shown = shown.lstrip("~")
     if name in _INVENTORY_ROLES:
         shown = _INVENTORY.sub("", shown, count=1)
-    if shown.startswith("~"):
-        shown = shown[1:].rsplit(".", 1)[-1]
+    if short:
+        shown = shown.rsplit(".", 1)[-1]
     if name in _LINK_ROLES and not target:
         return _label_words(shown)
     return _NAMED_ROLES[name].format(shown) if name in _NAMED_ROLES else shown

@@ -37,9 +37,10 @@ _CELL_GAP = re.compile(r"\s{2,}")
 _COLUMN = re.compile(r"=+")
 """A column of a simple table's top rule: the column's text starts where it starts."""
 _FIELD = re.compile(r"^:[\w-]+:(?:\s.*)?$")
-_FOOTNOTE = re.compile(r"^\[(?:#?[\w.-]*|\*)\](?:\s|$)")
-"""A footnote's or citation's label (``[1]``, ``[#note]``, ``[*]``, ``[CIT2002]``); other
-explicit markup opening with a bracket (a cog marker, ``.. [[[cog``) is a comment."""
+_FOOTNOTE = re.compile(r"^\[(?:#[\w.:+-]*|\*|\d+|[A-Za-z][\w.:+-]*)\](?:\s|$)")
+"""A footnote's or citation's label (``[1]``, ``[#]``, ``[#note]``, ``[*]``, ``[CIT2002]``,
+``[ISO:8601]``), as `corpora.inline`'s footnote references name them; other explicit markup
+opening with a bracket (a cog marker, ``.. [[[cog``; ``.. []``) is a comment."""
 _ANONYMOUS_TARGET = re.compile(r"^__(?:\s|$)")
 """An anonymous link target's short form (``__ https://...``): where a link goes, no text."""
 
@@ -71,7 +72,8 @@ def _is_comment(line: str) -> bool:
     content = line.strip()[2:].strip()
     if not line.startswith("..") or (content and not line.startswith(".. ")):
         return False
-    return not (_DIRECTIVE.match(content) or _FOOTNOTE.match(content) or content[:1] in ("_", "|"))
+    target = _TARGET.match(line.strip()) or content.startswith("|")  # a link or a substitution
+    return not (_DIRECTIVE.match(content) or _FOOTNOTE.match(content) or target)
 
 
 def _read(lines: list[str], titles: list[str] | None, depth: int = 0) -> list[Block]:

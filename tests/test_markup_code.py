@@ -436,3 +436,21 @@ def test_comments_targets_and_notes_leave_only_their_text(tmp_path: Path) -> Non
             "This is a prerelease. Only in winter."
         )
     }
+
+
+def test_escapes_literals_and_labels_read_as_docutils_and_commonmark_do(tmp_path: Path) -> None:
+    (section,) = rst_sections(
+        ":term:`~python:argument` and :ref:`a \\<b\\>` and :ref:`Path C:\\ <target>`; "
+        "see [ISO:8601]_."
+    )
+    assert section.text == "argument and A <b> and Path C:; see."
+    # in Markdown a backslash in a code span is code: emphasis around it changes nothing
+    (section,) = markdown_sections("Files go in _`C:\\Users\\kiln`_ now.")
+    assert section.text == "Files go in _C:\\Users\\kiln now."
+    text = (
+        "Kiln API\n========\n\n"
+        ".. py:property:: Kiln.heat\n   :type: float\n\n   The chamber's heat.\n\n"
+        ".. [ISO:8601] A date standard.\n\n.. [] An empty label is a comment.\n"
+    )
+    got = read(tmp_path, "api.rst", text)
+    assert got == {"api.rst > Kiln API": "Kiln.heat: float The chamber's heat. A date standard."}

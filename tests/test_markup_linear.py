@@ -63,3 +63,15 @@ def test_a_run_of_abbreviations_is_split_into_sentences_in_linear_time(text: str
     (sentence,) = sentences(text)
     assert sentence == " ".join(text.split())
     assert split_statements([text]) == [sentence]
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "text",
+    [":a:" * (N // 3), ":r:`" + " " * N + "x`", "`" + " " * N + "<x>`_", "`a" + " \\<" * N + "`"],
+    ids=["names", "role-spaces", "reference-spaces", "escapes"],
+)
+def test_rst_references_and_roles_are_read_in_linear_time(text: str) -> None:
+    # a run of name characters had taken the named-reference pattern 154 s, and a role of
+    # spaces the target pattern 442 s: every start rescanned the rest of the line
+    assert len(clean_inline(text, rst=True)) <= len(text)

@@ -418,3 +418,11 @@ def test_a_label_after_a_colon_is_no_name_a_chain_may_take() -> None:
     assert short_answer(question, "name", [first, second], question, capitalised) is None
     # a name written mid-sentence after anything else still counts
     assert "vell" in mid_capitals(["Orla kilns are made in Vell since 1990."])
+
+
+def test_a_name_after_a_colon_is_still_a_name() -> None:
+    found = mid_capitals(
+        ["The Orla kiln had two makers: Ada Vell and Tam Orrin. Note: Orla 3 runs."]
+    )
+    assert {"ada", "vell", "tam", "orrin", "orla"} <= found
+    assert "note" not in found

@@ -96,16 +96,21 @@ from graph.models.offline.yes_no import yes_or_no
             ["The Brell tool can run without root access."],
             "yes",
         ),
-        # "avoid" denies its object as "without" does: a no when the object is asked about ...
+        # a need avoided is no need: a no to "do I have to" ...
         (
             "Do I have to register a Brell plugin before the tool can load it?",
             ["The Brell tool loads a brell.py file, which avoids the need to register a plugin."],
             "no",
         ),
-        # ... and nothing when the object is something else
+        # ... but "avoid" alone denies nothing, even of a word the question asks about
         (
             "Does the Brell tool register plugins itself?",
             ["The Brell tool registers plugins itself to avoid a slow start."],
+            "yes",
+        ),
+        (
+            "Does the Brell server cache responses?",
+            ["The Brell server caches responses to avoid slow responses."],
             "yes",
         ),
         # a statement opening with a pronoun is read with the sentence it points back at

@@ -88,13 +88,13 @@ def thin_support(size: int, value: float, lacking: Sequence[str]) -> str | None:
     """Why a question of a few more words than a short one is declined, or None.
 
     It is when it has at most `MEDIUM_QUESTION_WORDS` meaningful words and its cited passages
-    give it support below `MEDIUM_DECLINE_SUPPORT`: a question of nine to twelve words still
-    names what it asks, and passages holding under a third of its weight are about something
+    give it support below `MEDIUM_DECLINE_SUPPORT`: a question of nine to eleven words still
+    names what it asks, and passages holding under 30% of its weight are about something
     else. A longer one is answered at any support.
     """
     if size > MEDIUM_QUESTION_WORDS or value >= MEDIUM_DECLINE_SUPPORT:
         return None
-    named = ", ".join(repr(w) for w in lacking)
+    named = ", ".join(repr(w) for w in lacking) or "a word of it (it has none to look for)"
     return (
         f"support {figure(value, MEDIUM_DECLINE_SUPPORT)} < MEDIUM_DECLINE_SUPPORT "
         f"{MEDIUM_DECLINE_SUPPORT:.2f} for {size} question words (<= MEDIUM_QUESTION_WORDS "

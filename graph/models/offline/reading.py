@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from graph.models.offline.directives import is_directive
 from graph.models.offline.tuning.reading import (
     ABBREVIATION_RE,
-    AFTER_COLON_RE,
     BARE_REPLY_RE,
     CODE_FENCE_RE,
     CONNECTORS,
     CONTINUATION_RE,
     DEFINITION_RE,
     INLINE_MARKUP,
+    LABEL_END_RE,
     LEADING_FUNCTION_WORDS,
     LIST_RUN_RE,
     NAME_RE,
@@ -195,15 +195,15 @@ def _past_leading(start: int, parts: list[str]) -> tuple[int, list[str]]:
 def mid_capitals(texts: Iterable[str]) -> set[str]:
     """Words written capitalised somewhere other than a sentence's start (lowercased).
 
-    A word right after a colon is capitalised as a first word is ("Coverage.py works in three
-    phases: Execution: ...", a list's label): no evidence of a name.
+    A capitalised label, a span right before a colon ("Coverage.py works in three phases:
+    Execution: ...", "Note: ..."), is capitalised as a first word is: no evidence of a name.
     """
     found: set[str] = set()
     for text in texts:
         for sentence in sentences(plain(text)):
             for match in capital_spans(sentence):
-                start = match.start()
-                if not opens(sentence, start) and not AFTER_COLON_RE.search(sentence, 0, start):
+                label = LABEL_END_RE.match(sentence, match.end()) is not None
+                if not opens(sentence, match.start()) and not label:
                     found.update(words(match.group(0)))
     return found
 

@@ -35,6 +35,7 @@ from graph.models.offline.tuning.yes_no import (
     CONTRACTION_RE,
     CONTRAST_RE,
     LEADING_REPLY_RE,
+    NEED_AVOIDED_RE,
     NEGATING_PREFIX_RE,
     NEGATION_EXCEPTIONS,
     NEGATIONS,
@@ -61,7 +62,7 @@ def yes_or_no(
     never read when the question has one (`unstated_case`).
     """
     terms = {stem(t) for t in question_terms(question)}
-    texts = [unprefixed(LEADING_REPLY_RE.sub("", a), terms) for a in answer]
+    texts = [unprefixed(unneeded(LEADING_REPLY_RE.sub("", a)), terms) for a in answer]
     statement = best_statement(texts, question, terms)
     if statement is None:
         return None
@@ -97,6 +98,11 @@ def unstated_case(terms: set[str], unseen: Collection[str]) -> bool:
     named = {w.lower() for w in unseen}
     cases = {w for w in named if w not in CASELESS_WORDS and not w.endswith("ly")}
     return bool(terms & {stem(w) for w in cases})
+
+
+def unneeded(text: str) -> str:
+    """`text` with a need it avoids read as none ("avoids the need to" as "no need to")."""
+    return NEED_AVOIDED_RE.sub("no need to", text)
 
 
 def unprefixed(text: str, terms: set[str]) -> str:

@@ -126,8 +126,8 @@ support 0.29), 16 five. 11 keeps a word's margin below the first right answer lo
 MEDIUM_DECLINE_SUPPORT = 0.30
 """Support below which a question of more than `SHORT_QUESTION_WORDS` and at most
 `MEDIUM_QUESTION_WORDS` meaningful words is declined (`declines.thin_support`): such a question
-still names what it asks, and passages holding under a third of its weight are about
-something else. Chosen with `MEDIUM_QUESTION_WORDS` (figures at 12 words): 0.30 declines two
+still names what it asks, and passages holding under 30% of its weight are about something
+else. Chosen with `MEDIUM_QUESTION_WORDS` (figures at 12 words): 0.30 declines two
 off-corpus questions and twelve wrong answers, 0.25 the two and three wrong answers, 0.35 also
 a right answer of tox (tox-04, support 0.33, 9 words), one more off-corpus question and five
 more wrong answers."""

@@ -43,9 +43,9 @@ URL_RE = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
 """A web address: its path's capitalised words ("wiki/Who's-using-marshmallow") name nothing
 (`reading.capital_spans`)."""
 
-AFTER_COLON_RE = re.compile(r":\s+$")
-"""A colon and the space after it, ending the text before a word (`reading.mid_capitals`): a
-capital there is a first word's ("three phases: Execution: ..."), no evidence of a name."""
+LABEL_END_RE = re.compile(r":(?:\s|$)")
+"""A colon right after a capitalised span, making it a label ("three phases: Execution: ...",
+"Note: ..."): capitalised as a first word is, no evidence of a name (`reading.mid_capitals`)."""
 
 PARENTHETICAL_RE = re.compile(r"\([^()]*\)")
 """A parenthetical ("(Trio package only)"): before a sentence's first word, it leaves that word

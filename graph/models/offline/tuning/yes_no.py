@@ -11,12 +11,15 @@ import re
 
 from graph.models.offline.tuning.reading import BARE_REPLY_RE
 
-NEGATIONS = frozenset(
-    "not no never cannot neither nor none nothing nobody nowhere".split()
-    + "without avoid avoids avoided avoiding".split()
-)
-"""Words that turn a clause's statement around (contractions are read as "not" first); the last
-five deny only their object (`OBJECT_NEGATIONS`)."""
+NEGATIONS = frozenset("not no never cannot neither nor without none nothing nobody nowhere".split())
+"""Words that turn a clause's statement around (contractions are read as "not" first, and
+"avoids the need to" as "no need to": `NEED_AVOIDED_RE`)."""
+
+NEED_AVOIDED_RE = re.compile(r"\bavoid(?:s|ed|ing)?\s+(?:the\s+)?need\s+(?:to|for)\b", re.I)
+"""A need avoided ("This avoids the need to package and install a plugin"): read as "no need
+to", so it denies what follows it as any negation does ("Do I have to package and install a
+plugin ...?" is "no"; tox-33 had read "yes", no other tune answer moved). "Avoid" alone is no
+denial: "caches responses to avoid slow responses" says yes to "Does it cache responses?"."""
 
 LEADING_REPLY_RE = re.compile(rf"^\s*(?:{BARE_REPLY_RE.pattern})\s+", re.I)
 """A FAQ's bare "Yes." or "No." (`reading.BARE_REPLY_RE`) opening an answer unit: it replies to
@@ -89,16 +92,13 @@ YES_MISSING_SHARE = 0.34
 """Most of a yes/no question's words the statement may lack (its subject said as "It", a
 qualifier such as "file" or "ever"); more, and it may state something else."""
 
-OBJECT_NEGATIONS = frozenset("without avoid avoids avoided avoiding".split())
+OBJECT_NEGATIONS = frozenset(["without"])
 """Negations heading an object rather than a clause: "without X" denies X, not the clause's
 predicate, so it counts only when X is something the question asks about ("X works without
 root" to "Does X need root?"), or when the question holds one itself ("... without root?").
 Read as any negation, "If strict_slashes is enabled (the default), visiting a branch URL
 without a trailing slash will redirect" answered "Is strict_slashes enabled by default?" with
-"no" (werkzeug-30, the one wrong yes/no short answer of the 15 tune sets at 6cd032e). "Avoid"
-denies its object the same way: "This avoids the need to package and install a plugin" to "Do
-I have to package and install a plugin ...?" is "no" (tox-33 had read "yes"; no other tune
-answer moved)."""
+"no" (werkzeug-30, the one wrong yes/no short answer of the 15 tune sets at 6cd032e)."""
 
 OBJECT_WORDS = 4
 """How many words after "without" make its object: a determiner and a noun phrase ("a

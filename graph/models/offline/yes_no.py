@@ -1,9 +1,10 @@
 """Yes or no, read from the one sentence that states what a yes/no question asks.
 
 The statement is the answer's sentence holding the most of the question's words (a sentence
-opening with a pronoun holds its predecessor's words too); it must miss at most
-`YES_MISSING_SHARE` of them. A word negating a question word by its prefix ("unused" to a
-question about a "used" item, `unprefixed`) reads as "not" and that word. A negation counts
+opening with a pronoun holds its predecessor's words too, and is read with it); it must miss
+at most `YES_MISSING_SHARE` of them. A word negating a question word by its prefix ("unused"
+to a question about a "used" item, `unprefixed`) reads as "not" and that word, and a need
+avoided as none ("avoids the need to": `unneeded`). A negation counts
 only where it attaches to the question's predicate: in the clauses holding the most question
 words and, in a sentence without a contrast, the clauses holding a question word those lack
 (`predicate_clauses`: "X stores jobs as-is, without serializing them"), outside condition

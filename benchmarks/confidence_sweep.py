@@ -1,8 +1,9 @@
 """Sweep the decline and confidence bars on the tune sets, from one run with the decline off.
 
 Every question of every tune set (`benchmarks.answer_quality.TUNE_SETS`) is asked as that
-benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT` and
-`DECLINE_WORD_SHARE` set to 0 so the policy never declines on coverage, and the finish node's
+benchmark asks it (the offline policy, k=3, 6 steps), with `DECLINE_SUPPORT`,
+`DECLINE_WORD_SHARE` and `MEDIUM_DECLINE_SUPPORT` set to 0 so the policy declines on coverage
+only below `LONGER_DECLINE_SUPPORT` (seven and eight words), and the finish node's
 evidence is recorded for each answer: its `support`, the answer's own coverage, the best rival
 sentence's, the rivals tied with it, the question words it holds and whether it states a
 quantity asked (`graph.models.confidence.Confidence`), the share of the question's words the
@@ -129,13 +130,19 @@ def declined(
     share: float = declining.DECLINE_WORD_SHARE,
     rare: float = declining.DECLINE_RARE_WORD,
 ) -> bool:
-    """Whether the policy declines `row` at these bars (or declined it anyway)."""
-    return not row.answered or (
-        not row.computed
-        and declines.is_declined(
-            row.words, row.evidence.support, row.held, short, bar, share, row.rarest, rare
-        )
-    )
+    """Whether the policy declines `row` at these bars (or declined it anyway).
+
+    A question of more than `short` and at most `MEDIUM_QUESTION_WORDS` words is declined below
+    `MEDIUM_DECLINE_SUPPORT`, as the policy's `declines.thin_support` declines it.
+    """
+    if not row.answered:
+        return True
+    if row.computed:
+        return False
+    support = row.evidence.support
+    if short < row.words <= declining.MEDIUM_QUESTION_WORDS:
+        return support < declining.MEDIUM_DECLINE_SUPPORT
+    return declines.is_declined(row.words, support, row.held, short, bar, share, row.rarest, rare)
 
 
 def decline_cell(
@@ -217,11 +224,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown := [n for n in names if n not in TUNE_SETS]:
         parser.error(f"unknown set {unknown[0]!r}")
     declines.DECLINE_SUPPORT = declines.DECLINE_WORD_SHARE = 0.0  # answer every question it can
+    declines.MEDIUM_DECLINE_SUPPORT = 0.0
     try:
         sets = {name: collect(name, args.limit) for name in names}
     finally:
         declines.DECLINE_SUPPORT = declining.DECLINE_SUPPORT
         declines.DECLINE_WORD_SHARE = declining.DECLINE_WORD_SHARE
+        declines.MEDIUM_DECLINE_SUPPORT = declining.MEDIUM_DECLINE_SUPPORT
     short, bar = declining.SHORT_QUESTION_WORDS, declining.DECLINE_SUPPORT
     print(
         "Decline: a = DECLINE_SUPPORT, b = SHORT_QUESTION_WORDS; right+cited - baseline, off-corpus"

@@ -25,6 +25,12 @@ def test_a_short_weakly_covered_question_is_declined_and_a_long_one_answered() -
     assert not declined(row(0.6), 0.51, 8)
 
 
+def test_a_question_of_nine_to_eleven_words_is_declined_only_on_thin_support() -> None:
+    assert declined(row(0.2, words=9), 0.51, 8) and declined(row(0.29, words=11), 0.51, 8)
+    assert not declined(row(0.35, words=10), 0.51, 8)
+    assert not declined(row(0.1, words=12), 0.51, 8)  # a case told at length is answered
+
+
 def test_the_decline_cell_scores_right_and_cited_and_the_off_corpus_declines() -> None:
     rows = [row(0.9, right=True), row(0.3, off=True), row(0.3, right=True)]
     # right: the covered answer and the declined off-corpus question; the baseline none

@@ -127,10 +127,11 @@ _NAMED_REFERENCE = (
 ``django_apscheduler_``; two for an anonymous one): the word, as docutils shows it. A name
 opening with an underscore (``__init__``) is no reference; a name is at most 100 characters, so
 a long run of name characters (``:a:a:a...``) is read in linear time."""
-_FOOTNOTE_REFERENCE = (
-    re.compile(r"\s?(?<![\w\\])\[(?:#[\w.:+-]*|\*|\d+|[A-Za-z][\w.:+-]*)\]_(?!\w)"),
-    "",
-)
+FOOTNOTE_LABEL = r"#[\w.:+-]*|\*|\d+|[A-Za-z][\w.:+-]*"
+"""A footnote's or citation's label inside its brackets (``1``, ``#``, ``#note``, ``*``,
+``CIT2002``, ``ISO:8601``), as docutils names them: the one syntax of a note
+(`corpora.rst_blocks`) and of a reference to it."""
+_FOOTNOTE_REFERENCE = (re.compile(rf"\s?(?<![\w\\])\[(?:{FOOTNOTE_LABEL})\]_(?!\w)"), "")
 """A reStructuredText footnote or citation reference (``[#f1]_``, ``[1]_``, ``[CIT2002]_``):
 a mark pointing at a note, no words of the sentence."""
 _RST_INLINE = (

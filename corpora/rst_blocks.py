@@ -27,6 +27,7 @@ from corpora.blocks import (
     flat,
     prose_block,
 )
+from corpora.inline import FOOTNOTE_LABEL
 
 _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
 _DIRECTIVE = re.compile(r"^([\w:.+-]+)::(?:\s+(.*))?$")
@@ -37,10 +38,9 @@ _CELL_GAP = re.compile(r"\s{2,}")
 _COLUMN = re.compile(r"=+")
 """A column of a simple table's top rule: the column's text starts where it starts."""
 _FIELD = re.compile(r"^:[\w-]+:(?:\s.*)?$")
-_FOOTNOTE = re.compile(r"^\[(?:#[\w.:+-]*|\*|\d+|[A-Za-z][\w.:+-]*)\](?:\s|$)")
-"""A footnote's or citation's label (``[1]``, ``[#]``, ``[#note]``, ``[*]``, ``[CIT2002]``,
-``[ISO:8601]``), as `corpora.inline`'s footnote references name them; other explicit markup
-opening with a bracket (a cog marker, ``.. [[[cog``; ``.. []``) is a comment."""
+_FOOTNOTE = re.compile(rf"^\[(?:{FOOTNOTE_LABEL})\](?:\s|$)")
+"""A footnote or citation (`corpora.inline.FOOTNOTE_LABEL`); other explicit markup opening
+with a bracket (a cog marker, ``.. [[[cog``; ``.. []``) is a comment."""
 _ANONYMOUS_TARGET = re.compile(r"^__(?:\s|$)")
 """An anonymous link target's short form (``__ https://...``): where a link goes, no text."""
 

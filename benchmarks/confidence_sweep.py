@@ -132,16 +132,16 @@ def declined(
 ) -> bool:
     """Whether the policy declines `row` at these bars (or declined it anyway).
 
-    A question of more than `short` and at most `MEDIUM_QUESTION_WORDS` words is declined below
-    `MEDIUM_DECLINE_SUPPORT`, as the policy's `declines.thin_support` declines it.
+    A question of more than `short` words is declined as the policy's `declines.thin_support`
+    declines it (below `MEDIUM_DECLINE_SUPPORT`, up to `MEDIUM_QUESTION_WORDS` words).
     """
     if not row.answered:
         return True
     if row.computed:
         return False
     support = row.evidence.support
-    if short < row.words <= declining.MEDIUM_QUESTION_WORDS:
-        return support < declining.MEDIUM_DECLINE_SUPPORT
+    if row.words > short:
+        return declines.thin_support(row.words, support, ()) is not None
     return declines.is_declined(row.words, support, row.held, short, bar, share, row.rarest, rare)
 
 
